@@ -1,0 +1,86 @@
+// This file holds the test-side helpers the app tests call: build a Go app,
+// start any app on a free port, and check it against the contract. They take
+// a testing.TB so each app's test is a few lines and all apps are held to the
+// same checks.
+package benchtest
+
+import (
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// MustContract loads the contract of the module the test runs in, failing t when
+// it cannot.
+func MustContract(t testing.TB) (root string, c *Contract) {
+	t.Helper()
+	root, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err = LoadContract(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, c
+}
+
+// BuildGo builds the Go app apps/<app> into a temporary directory, as the
+// runner does (go build -o bin/<app> ./apps/<app>), and returns the binary.
+func BuildGo(t testing.TB, app string) string {
+	t.Helper()
+	root, _ := MustContract(t)
+	bin := filepath.Join(t.TempDir(), app)
+	cmd := exec.Command("go", "build", "-o", bin, "./apps/"+app)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", app, err, out)
+	}
+	return bin
+}
+
+// CheckApp starts cmd on a free port and checks app against the contract:
+// the first two stdout lines are exactly the readiness lines (so no banner or
+// log line precedes them), and the comparison's request gets the expected
+// status, Content-Type and body. For a sessions endpoint it also sends the
+// session cookie back and expects the same answer. The process is stopped
+// when the test ends.
+func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration) {
+	t.Helper()
+	_, c := MustContract(t)
+	_, ep, err := c.Endpoint(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, err := FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := StartProcess(cmd, port, timeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Stop)
+	want := ReadinessLines(port)
+	if got := p.Stdout(); len(got) < 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("%s: first stdout lines are %q, want exactly %q", app, got, want)
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	cookies, err := VerifyWithCookies(client, p.URL(), ep, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", app, err)
+	}
+	if ep.SetCookie {
+		if _, err := VerifyWithCookies(client, p.URL(), ep, cookies); err != nil {
+			t.Fatalf("%s, sending the session cookie back: %v", app, err)
+		}
+	}
+}
+
+// CheckGoApp builds the Go app apps/<app> and checks it with CheckApp.
+func CheckGoApp(t testing.TB, app string) {
+	t.Helper()
+	CheckApp(t, app, exec.Command(BuildGo(t, app)), 30*time.Second)
+}
