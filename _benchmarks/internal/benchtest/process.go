@@ -26,7 +26,7 @@ type Process struct {
 	Port int
 
 	mu      sync.Mutex
-	stdout  []string      // stdout lines, in order
+	stdout  []string // stdout lines, in order
 	stderr  strings.Builder
 	changed chan struct{} // closed and replaced whenever stdout grows or the process exits
 	exited  bool
