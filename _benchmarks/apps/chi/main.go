@@ -1,0 +1,35 @@
+// Command chi is the simple comparison on the chi router, without
+// middleware, served by net/http.
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+
+	"github.com/go-chi/chi/v5"
+)
+
+func main() {
+	r := chi.NewRouter()
+	r.Get("/api/values/{id}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("value"))
+	})
+
+	port := os.Getenv("PORT")
+	if port == "" {
+		port = "5000"
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:"+port)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("Now listening on: http://127.0.0.1:%d\nApplication started. Press CTRL+C to shut down.\n", ln.Addr().(*net.TCPAddr).Port)
+	if err := http.Serve(ln, r); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
