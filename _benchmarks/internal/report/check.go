@@ -1,0 +1,165 @@
+// Structural checks of a written report, used by the tests and by
+// `bench check`: every table row has as many cells as its header, every
+// comparison has a section, every referenced chart exists and decodes as PNG.
+package report
+
+import (
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+var imageRef = regexp.MustCompile(`!\[[^\]]*\]\(([^)]+)\)`)
+
+// CheckDir checks the report in dir: results.json decodes with the current
+// schema, RESULTS.md is well formed and agrees with it, and every chart it
+// references decodes as a PNG image. It returns the decoded results.
+func CheckDir(dir string) (*Results, error) {
+	res, err := ReadResults(filepath.Join(dir, "results.json"))
+	if err != nil {
+		return nil, err
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "RESULTS.md"))
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckMarkdown(string(md), res); err != nil {
+		return nil, err
+	}
+	for _, m := range imageRef.FindAllStringSubmatch(string(md), -1) {
+		if err := checkPNG(filepath.Join(dir, m[1])); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func checkPNG(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		return fmt.Errorf("report: %s: %w", path, err)
+	}
+	if b := img.Bounds(); b.Dx() < 100 || b.Dy() < 100 {
+		return fmt.Errorf("report: %s: implausibly small image %v", path, b)
+	}
+	return nil
+}
+
+// CheckMarkdown checks that md is a well-formed RESULTS.md for res: a section
+// per comparison whose table has a row per app, rows as wide as the header,
+// skipped apps shown with their reason and measured apps with numbers.
+func CheckMarkdown(md string, res *Results) error {
+	if !strings.HasPrefix(md, "# ") {
+		return fmt.Errorf("report: RESULTS.md does not start with a title")
+	}
+	tables := parseTables(md)
+	if len(tables) != len(res.Comparisons) {
+		return fmt.Errorf("report: RESULTS.md has %d tables, want one per comparison (%d)", len(tables), len(res.Comparisons))
+	}
+	for i, c := range res.Comparisons {
+		t := tables[i]
+		if !strings.Contains(t.heading, c.Name) || !strings.Contains(t.heading, c.Path) {
+			return fmt.Errorf("report: table %d is under %q, want comparison %s", i, t.heading, c.Key())
+		}
+		if len(t.header) != len(tableHeader) {
+			return fmt.Errorf("report: %s: header has %d cells, want %d", c.Key(), len(t.header), len(tableHeader))
+		}
+		if len(t.rows) != len(c.Apps) {
+			return fmt.Errorf("report: %s: %d rows, want one per app (%d)", c.Key(), len(t.rows), len(c.Apps))
+		}
+		for j, row := range t.rows {
+			a := c.Apps[j]
+			if len(row) != len(t.header) {
+				return fmt.Errorf("report: %s: row %q has %d cells, want %d", c.Key(), a.Name, len(row), len(t.header))
+			}
+			if row[0] != a.Name {
+				return fmt.Errorf("report: %s: row %d is %q, want %q", c.Key(), j, row[0], a.Name)
+			}
+			switch {
+			case a.Skipped != "":
+				if !strings.HasPrefix(row[1], "skipped: ") {
+					return fmt.Errorf("report: %s: skipped app %s shows %q", c.Key(), a.Name, row[1])
+				}
+			case a.Failed != "":
+				if !strings.HasPrefix(row[1], "failed: ") {
+					return fmt.Errorf("report: %s: failed app %s shows %q", c.Key(), a.Name, row[1])
+				}
+			case a.Measured():
+				if !strings.HasSuffix(row[1], "/s") || row[2] == "–" || row[5] == "–" {
+					return fmt.Errorf("report: %s: measured app %s has no figures: %q", c.Key(), a.Name, row)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+type mdTable struct {
+	heading string
+	header  []string
+	rows    [][]string
+}
+
+// parseTables returns the pipe tables of md with the "## " heading above each.
+func parseTables(md string) []mdTable {
+	var tables []mdTable
+	heading := ""
+	var cur *mdTable
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "## ") {
+			heading = line
+		}
+		if !strings.HasPrefix(line, "|") {
+			cur = nil
+			continue
+		}
+		cells := splitRow(line)
+		switch {
+		case cur == nil:
+			tables = append(tables, mdTable{heading: heading, header: cells})
+			cur = &tables[len(tables)-1]
+		case isSeparator(cells):
+		default:
+			cur.rows = append(cur.rows, cells)
+		}
+	}
+	return tables
+}
+
+func splitRow(line string) []string {
+	line = strings.TrimSpace(line)
+	line = strings.TrimPrefix(line, "|")
+	line = strings.TrimSuffix(line, "|")
+	var cells []string
+	var cell strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == '\\' && i+1 < len(line) && line[i+1] == '|':
+			cell.WriteByte('|')
+			i++
+		case line[i] == '|':
+			cells = append(cells, strings.TrimSpace(cell.String()))
+			cell.Reset()
+		default:
+			cell.WriteByte(line[i])
+		}
+	}
+	return append(cells, strings.TrimSpace(cell.String()))
+}
+
+func isSeparator(cells []string) bool {
+	for _, c := range cells {
+		if strings.Trim(c, ":-") != "" {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,232 @@
+// RESULTS.md writer: per comparison the table of the original article (Name,
+// Throughput, Reqs/sec, Latency, Time To Complete, Total Requests) extended
+// with p99 latency, peak RSS, CPU time, lines of code and the baseline's
+// per-round ratio to the row, followed by the bar chart. Skipped and failed
+// apps keep their row with the reason instead of numbers.
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+)
+
+// tableHeader is the column list of every comparison table.
+var tableHeader = []string{
+	"Name", "Throughput", "Reqs/sec", "Latency", "Time To Complete", "Total Requests",
+	"p99", "Peak RSS", "CPU s/run", "Lines of code", "Baseline ÷ row (req/s)",
+}
+
+// WriteMarkdown writes RESULTS.md for res. chartFile maps a comparison key to
+// the file name of its chart relative to RESULTS.md; comparisons without an
+// entry get no image.
+func WriteMarkdown(w io.Writer, res *Results, chartFile map[string]string) error {
+	var b strings.Builder
+	b.WriteString("# Vireo benchmark results\n\n")
+	fmt.Fprintf(&b, "Measured from %s to %s with:\n\n", res.StartedAt.UTC().Format(time.RFC3339), res.FinishedAt.UTC().Format(time.RFC3339))
+	fmt.Fprintf(&b, "```sh\n%s\n```\n\n", res.Command)
+	writeEnvironment(&b, res)
+	b.WriteString("Reqs/sec is bombardier's mean requests per second, Latency its mean latency, p99 the 99th percentile; " +
+		"every figure is the median over the runs of an app. Peak RSS is the server's peak resident memory " +
+		"(all its processes), CPU s/run the user+system CPU seconds the server spent per run. " +
+		"Baseline ÷ row is the baseline's requests per second divided by the row's, computed per round and shown as " +
+		"median (min–max over rounds): above 1 means the baseline served more requests per second.\n\n")
+	for i := range res.Comparisons {
+		writeComparison(&b, &res.Comparisons[i], chartFile[res.Comparisons[i].Key()])
+	}
+	if len(res.Failures) > 0 {
+		b.WriteString("## Failures\n\n")
+		for _, f := range res.Failures {
+			fmt.Fprintf(&b, "- %s\n", oneLine(f))
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeEnvironment(b *strings.Builder, res *Results) {
+	m, v, s := res.Machine, res.Versions, res.Settings
+	fmt.Fprintf(b, "- Machine: %s, %d cores, %s, kernel %s, %s, %s RAM\n",
+		orUnknown(m.CPUModel), m.Cores, orUnknown(m.OS), orUnknown(m.Kernel), m.Arch, formatBytes(m.MemTotalBytes))
+	fmt.Fprintf(b, "- Versions: Go %s; .NET %s; Node.js %s; npm %s; Express %s; bombardier %s\n",
+		orNotFound(v.Go), orNotFound(v.Dotnet), orNotFound(v.Node), orNotFound(v.Npm), orNotFound(v.Express), orNotFound(v.Bombardier))
+	load := "per comparison (the original article's -n)"
+	switch {
+	case s.Duration != "":
+		load = "timed runs of " + s.Duration
+	case s.Requests > 0:
+		load = fmt.Sprintf("%d requests per run", s.Requests)
+	}
+	fmt.Fprintf(b, "- Settings: %s mode, %d run(s) per app, %s, warm-up %s, request timeout %s\n",
+		s.Mode, s.Repeats, load, s.Warmup, s.Timeout)
+	pin := fmt.Sprintf("server on CPUs %s, bombardier on CPUs %s (taskset)", s.ServerCPUs, s.LoadCPUs)
+	if !s.Pinned {
+		pin = "not pinned: " + s.PinNote
+	}
+	gmp := "Go default"
+	if s.GOMAXPROCS > 0 {
+		gmp = fmt.Sprint(s.GOMAXPROCS)
+	}
+	fmt.Fprintf(b, "- CPUs: %s; GOMAXPROCS %s; Node.js workers %d\n", pin, gmp, s.NodeWorkers)
+	prof := s.Profile
+	if c := s.Constraint; c != nil {
+		if c.Applied {
+			prof += fmt.Sprintf(" (server limited to %d%% of a CPU and %s of memory via %s)", c.CPUQuotaPercent, formatBytes(c.MemoryMaxBytes), c.Method)
+		} else {
+			prof += " (NOT APPLIED: " + oneLine(c.Note) + "; these figures are unconstrained)"
+		}
+	}
+	fmt.Fprintf(b, "- Profile: %s\n\n", prof)
+}
+
+func writeComparison(b *strings.Builder, c *Comparison, chart string) {
+	title := c.Name
+	if c.Variant != "" {
+		title += " (" + c.Variant + ")"
+	}
+	fmt.Fprintf(b, "## %s: %s %s\n\n", title, c.Method, c.Path)
+	load := fmt.Sprintf("-n %d", c.Requests)
+	if c.Duration != "" {
+		load = "-d " + c.Duration
+	}
+	fmt.Fprintf(b, "bombardier -c %d %s; baseline %s.", c.Connections, load, c.Baseline)
+	if c.CookieMethod != "" {
+		fmt.Fprintf(b, " Cookies: %s.", c.CookieMethod)
+	}
+	b.WriteString("\n\n")
+	header := append([]string(nil), tableHeader...)
+	header[len(header)-1] = c.Baseline + " ÷ row (req/s)"
+	writeRow(b, header)
+	sep := make([]string, len(tableHeader))
+	for i := range sep {
+		sep[i] = "---"
+		if i > 0 {
+			sep[i] = "---:"
+		}
+	}
+	writeRow(b, sep)
+	for i := range c.Apps {
+		writeRow(b, appRow(c, &c.Apps[i]))
+	}
+	b.WriteString("\n")
+	if chart != "" {
+		fmt.Fprintf(b, "![%s: requests per second](%s)\n\n", title, chart)
+	}
+}
+
+// appRow returns the cells of a's row; its length always equals tableHeader's.
+func appRow(c *Comparison, a *App) []string {
+	row := make([]string, len(tableHeader))
+	row[0] = a.Name
+	for i := 1; i < len(row); i++ {
+		row[i] = "–"
+	}
+	switch {
+	case a.Skipped != "":
+		row[1] = "skipped: " + a.Skipped
+		return row
+	case a.Failed != "":
+		row[1] = "failed: " + a.Failed
+		return row
+	case a.Summary == nil:
+		row[1] = "not measured"
+		return row
+	}
+	s := a.Summary
+	row[1] = formatBytes(int64(s.ThroughputBytesPerSec)) + "/s"
+	row[2] = fmt.Sprintf("%.2f", s.RequestsPerSec.Median)
+	row[3] = formatMicros(s.LatencyMeanMicros)
+	row[4] = formatSeconds(s.TimeTakenSeconds)
+	row[5] = fmt.Sprint(s.TotalRequests)
+	row[6] = formatMicros(s.LatencyP99Micros)
+	row[7] = formatBytes(s.PeakRSSBytes)
+	row[8] = fmt.Sprintf("%.2f", s.CPUSecondsPerRun)
+	if a.LinesOfCode > 0 {
+		row[9] = fmt.Sprint(a.LinesOfCode)
+	}
+	switch {
+	case a.Name == c.Baseline:
+		row[10] = "1 (baseline)"
+	case s.BaselineRatioToThisApp != nil:
+		r := s.BaselineRatioToThisApp
+		row[10] = fmt.Sprintf("%.2f (%.2f–%.2f)", r.Median, r.Min, r.Max)
+	default:
+		row[10] = "n/a: " + c.Baseline + " not measured"
+	}
+	if s.NonSuccess > 0 || s.SocketErrors > 0 {
+		row[2] += fmt.Sprintf(" (%d non-2xx, %d errors)", s.NonSuccess, s.SocketErrors)
+	}
+	return row
+}
+
+func writeRow(b *strings.Builder, cells []string) {
+	b.WriteString("|")
+	for _, c := range cells {
+		b.WriteString(" ")
+		b.WriteString(escapeCell(c))
+		b.WriteString(" |")
+	}
+	b.WriteString("\n")
+}
+
+func escapeCell(s string) string {
+	return strings.ReplaceAll(oneLine(s), "|", `\|`)
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func orNotFound(s string) string {
+	if s == "" {
+		return "not found"
+	}
+	return s
+}
+
+// formatBytes formats n with binary units, as bombardier does.
+func formatBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	f, units := float64(n), []string{"KiB", "MiB", "GiB", "TiB"}
+	i := -1
+	for f >= unit && i < len(units)-1 {
+		f /= unit
+		i++
+	}
+	return fmt.Sprintf("%.2f %s", f, units[i])
+}
+
+// formatMicros formats a latency given in microseconds.
+func formatMicros(us float64) string {
+	if math.IsNaN(us) || us <= 0 {
+		return "–"
+	}
+	switch {
+	case us >= 1e6:
+		return fmt.Sprintf("%.2fs", us/1e6)
+	case us >= 1e3:
+		return fmt.Sprintf("%.2fms", us/1e3)
+	default:
+		return fmt.Sprintf("%.2fµs", us)
+	}
+}
+
+func formatSeconds(s float64) string {
+	if s >= 1 {
+		return fmt.Sprintf("%.2fs", s)
+	}
+	return fmt.Sprintf("%.0fms", s*1e3)
+}

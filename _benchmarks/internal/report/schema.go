@@ -1,0 +1,200 @@
+// Package report holds the schema of results.json, the statistics drawn from
+// the raw runs (medians, per-round ratios to the baseline) and the writers of
+// RESULTS.md and the per-comparison bar charts.
+//
+// results.json keeps every raw figure: each bombardier result as decoded, the
+// server's CPU seconds and peak RSS per run, the machine, the versions and the
+// settings. The summaries are derived from those raw figures by Summarize, so
+// a reader can recompute them.
+package report
+
+import (
+	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/bombardier"
+)
+
+// SchemaVersion names the layout of results.json; it changes when a field
+// changes meaning.
+const SchemaVersion = "vireo-bench/1"
+
+// Results is the content of results.json.
+type Results struct {
+	Schema      string       `json:"schema"`
+	StartedAt   time.Time    `json:"startedAt"`
+	FinishedAt  time.Time    `json:"finishedAt"`
+	Command     string       `json:"command"`
+	Settings    Settings     `json:"settings"`
+	Machine     Machine      `json:"machine"`
+	Versions    Versions     `json:"versions"`
+	Comparisons []Comparison `json:"comparisons"`
+	// Failures lists what made the run fail (a build error, a verify
+	// mismatch, a crashed server); the process exits non-zero when it is
+	// not empty.
+	Failures []string `json:"failures,omitempty"`
+}
+
+// Settings are the flags and derived settings the run used.
+type Settings struct {
+	Mode        string `json:"mode"` // "interleaved" or "sequential"
+	Quick       bool   `json:"quick"`
+	Repeats     int    `json:"repeats"`
+	Connections int    `json:"connections"`
+	// Requests is the -n of every run when set on the command line; zero
+	// means each comparison's own count (see Comparison.Requests) or, when
+	// Duration is set, a timed run.
+	Requests     int64    `json:"requests,omitempty"`
+	Duration     string   `json:"duration,omitempty"`
+	Warmup       string   `json:"warmup"`
+	Timeout      string   `json:"timeout"`
+	ServerCPUs   string   `json:"serverCPUs"`
+	LoadCPUs     string   `json:"loadCPUs"`
+	Pinned       bool     `json:"pinned"`
+	PinNote      string   `json:"pinNote,omitempty"`
+	GOMAXPROCS   int      `json:"gomaxprocs"`  // 0: the Go default (CPUs in the affinity mask)
+	NodeWorkers  int      `json:"nodeWorkers"` // WORKERS for Node apps
+	Baseline     string   `json:"baseline"`
+	Apps         []string `json:"apps,omitempty"` // app filter, empty for all
+	Profile      string   `json:"profile"`        // "default" or "constrained"
+	Constraint   *Limit   `json:"constraint,omitempty"`
+	BasePort     int      `json:"basePort"`
+	CookieMethod string   `json:"cookieMethod,omitempty"`
+}
+
+// Limit describes the CPU and memory limit of the constrained profile and
+// whether the machine could apply it.
+type Limit struct {
+	CPUQuotaPercent int    `json:"cpuQuotaPercent"`
+	MemoryMaxBytes  int64  `json:"memoryMaxBytes"`
+	Method          string `json:"method"` // "systemd-run", "cgroup2", "cgroup1" or "none"
+	Applied         bool   `json:"applied"`
+	Note            string `json:"note,omitempty"`
+}
+
+// Machine describes the host the run measured.
+type Machine struct {
+	CPUModel      string `json:"cpuModel"`
+	Cores         int    `json:"cores"`
+	OS            string `json:"os"`
+	Kernel        string `json:"kernel"`
+	Arch          string `json:"arch"`
+	MemTotalBytes int64  `json:"memTotalBytes"`
+}
+
+// Versions are the versions of the runtimes and tools; an empty string
+// means "not found".
+type Versions struct {
+	Go         string `json:"go"`
+	Dotnet     string `json:"dotnet"`
+	Node       string `json:"node"`
+	Npm        string `json:"npm"`
+	Express    string `json:"express"`
+	Bombardier string `json:"bombardier"`
+}
+
+// Comparison is one comparison (simple, mvc, templates, sessions) and the
+// apps measured in it. The sessions comparison appears twice, with Variant
+// "cookie-less" and "cookie-keeping".
+type Comparison struct {
+	Name        string `json:"name"`
+	Variant     string `json:"variant,omitempty"`
+	Method      string `json:"method"`
+	Path        string `json:"path"`
+	Connections int    `json:"connections"`
+	Requests    int64  `json:"requests,omitempty"`
+	Duration    string `json:"duration,omitempty"`
+	Baseline    string `json:"baseline"`
+	// CookieMethod says how clients keep their session cookie in the
+	// cookie-keeping variant.
+	CookieMethod string `json:"cookieMethod,omitempty"`
+	Apps         []App  `json:"apps"`
+}
+
+// Key is the comparison's name with its variant, used for file names.
+func (c *Comparison) Key() string {
+	if c.Variant == "" {
+		return c.Name
+	}
+	return c.Name + "-" + c.Variant
+}
+
+// App is one app of a comparison and everything measured about it.
+type App struct {
+	Name  string `json:"name"`
+	Stack string `json:"stack"` // "go", "node" or "dotnet"
+	// Skipped is the reason the app was not measured because something it
+	// needs is missing (a runtime, the app itself); it has no numbers.
+	Skipped string `json:"skipped,omitempty"`
+	// Failed is the reason the app was excluded because it misbehaved (a
+	// build error, a verify mismatch, a crash); the run fails.
+	Failed       string            `json:"failed,omitempty"`
+	LinesOfCode  int               `json:"linesOfCode,omitempty"`
+	SourceFiles  []string          `json:"sourceFiles,omitempty"`
+	Dependencies map[string]string `json:"dependencies,omitempty"`
+	BuildSeconds float64           `json:"buildSeconds,omitempty"`
+	Runs         []Run             `json:"runs,omitempty"`
+	Summary      *Summary          `json:"summary,omitempty"`
+}
+
+// Measured reports whether the app has runs and was neither skipped nor failed.
+func (a *App) Measured() bool {
+	return a.Skipped == "" && a.Failed == "" && len(a.Runs) > 0
+}
+
+// Run is one measured bombardier run against one app.
+type Run struct {
+	Round      int               `json:"round"`
+	StartedAt  time.Time         `json:"startedAt"`
+	Bombardier bombardier.Result `json:"bombardier"`
+	// ServerCPUSeconds is the user+system CPU time the server process tree
+	// spent during the run.
+	ServerCPUSeconds float64 `json:"serverCPUSeconds"`
+	// ServerPeakRSSBytes is the server's peak resident set size since it
+	// started, up to the end of this run: VmHWM for one process, the largest
+	// sampled sum of VmRSS over the process tree when it has children.
+	ServerPeakRSSBytes int64 `json:"serverPeakRSSBytes"`
+	// CgroupMemoryPeakBytes is the cgroup's peak memory usage when the
+	// constrained profile placed the server in a cgroup.
+	CgroupMemoryPeakBytes int64 `json:"cgroupMemoryPeakBytes,omitempty"`
+}
+
+// Summary condenses an app's runs: medians over runs, and ratios to the
+// baseline taken per round.
+type Summary struct {
+	Runs                   int     `json:"runs"`
+	RequestsPerSec         Spread  `json:"requestsPerSec"`
+	ThroughputBytesPerSec  float64 `json:"throughputBytesPerSec"`
+	LatencyMeanMicros      float64 `json:"latencyMeanMicros"`
+	LatencyP50Micros       float64 `json:"latencyP50Micros"`
+	LatencyP90Micros       float64 `json:"latencyP90Micros"`
+	LatencyP95Micros       float64 `json:"latencyP95Micros"`
+	LatencyP99Micros       float64 `json:"latencyP99Micros"`
+	LatencyMaxMicros       float64 `json:"latencyMaxMicros"`
+	TimeTakenSeconds       float64 `json:"timeTakenSeconds"`
+	TotalRequests          int64   `json:"totalRequests"`
+	NonSuccess             int64   `json:"nonSuccess"`   // summed over runs
+	SocketErrors           int64   `json:"socketErrors"` // summed over runs
+	PeakRSSBytes           int64   `json:"peakRSSBytes"` // largest over runs
+	CPUSecondsPerRun       float64 `json:"cpuSecondsPerRun"`
+	CPUMicrosPerRequest    float64 `json:"cpuMicrosPerRequest"`
+	CgroupMemoryPeakBytes  int64   `json:"cgroupMemoryPeakBytes,omitempty"`
+	RatioToBaseline        *Ratio  `json:"ratioToBaseline,omitempty"`
+	BaselineRatioToThisApp *Ratio  `json:"baselineRatioToThisApp,omitempty"`
+}
+
+// Spread is the median of a figure over runs and its minimum and maximum.
+type Spread struct {
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+}
+
+// Ratio is a requests-per-second ratio computed per round (both apps measured
+// in the same round, close in time), with the median and range of those
+// per-round values.
+type Ratio struct {
+	PerRound []float64 `json:"perRound"`
+	Median   float64   `json:"median"`
+	Min      float64   `json:"min"`
+	Max      float64   `json:"max"`
+}
