@@ -1,0 +1,396 @@
+// The Application and its request flow.
+//
+// ServeHTTP is the whole per-request path:
+//
+//	ctx := pool.Get(); ctx.reset(w, r)        no allocation
+//	router middleware (UseRouter), if any, then dispatch:
+//	  clean-path check                        redirect when not clean
+//	  tree[method].lookup(path, &ctx.params)  no allocation
+//	  ctx.handlers = route.chain; ctx.Next()  chain built once by Build
+//	  unmatched: trailing-slash redirect, OPTIONS, 405 with Allow, or 404
+//	finish: error handler for an error status with no body
+//	recover: a panic becomes a 500 and is logged; the server keeps serving
+//	ctx.release(); pool.Put(ctx)
+//
+// Everything that can be computed at registration is computed by Build.
+
+package core
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/vireo-go/vireo/view"
+)
+
+// Application is a Vireo application: the root Router, its routing trees and
+// configuration. It implements http.Handler.
+type Application struct {
+	*Router
+
+	trees            []methodTree
+	routes           []*Route
+	errs             []error
+	errorParties     []*Router
+	routerMiddleware []Handler
+	routerChain      []Handler
+
+	pool      sync.Pool
+	buildOnce sync.Once
+	built     atomic.Bool
+
+	// configuration, set by Options
+	logger          *slog.Logger
+	bodyLimit       int64
+	trailingSlash   TrailingSlash
+	pathValues      bool
+	errorDetails    bool
+	startupOut      io.Writer
+	shutdownTimeout time.Duration
+	proxyHeader     string
+	trustedProxies  []*netPrefix
+
+	view  view.Engine
+	forms formCodec
+
+	serverMu   sync.Mutex
+	server     *http.Server
+	onShutdown []func()
+	shutdown   chan struct{} // closed when Shutdown has finished
+	shutOnce   sync.Once
+}
+
+type methodTree struct {
+	method string
+	root   *node
+}
+
+// New returns an Application configured by opts.
+func New(opts ...Option) *Application {
+	app := &Application{
+		logger:          slog.Default(),
+		bodyLimit:       DefaultBodyLimit,
+		startupOut:      os.Stdout,
+		shutdownTimeout: 15 * time.Second,
+		shutdown:        make(chan struct{}),
+	}
+	app.Router = &Router{app: app}
+	for _, opt := range opts {
+		opt(app)
+	}
+	return app
+}
+
+// Logger returns the application's logger.
+func (app *Application) Logger() *slog.Logger { return app.logger }
+
+// Routes returns the registered routes in registration order.
+func (app *Application) Routes() []*Route { return append([]*Route(nil), app.routes...) }
+
+// UseRouter appends middleware that runs for every request before routing,
+// unmatched ones included (logging, CORS, request IDs). Route-level
+// middleware is Use.
+func (app *Application) UseRouter(middleware ...Handler) {
+	app.routerMiddleware = append(app.routerMiddleware, middleware...)
+}
+
+// tree returns the root of method's tree, creating it when create is set.
+func (app *Application) tree(method string, create bool) *node {
+	for i := range app.trees {
+		if app.trees[i].method == method {
+			return app.trees[i].root
+		}
+	}
+	if !create {
+		return nil
+	}
+	root := &node{kind: nodeStatic}
+	app.trees = append(app.trees, methodTree{method, root})
+	return root
+}
+
+// Build assembles the middleware chain of every route and prepares the
+// context pool. It returns every registration error, joined; an application
+// with errors answers every request with 500. ServeHTTP and Listen call it
+// once; calling it earlier surfaces errors at startup.
+func (app *Application) Build() error {
+	app.buildOnce.Do(func() {
+		maxParams := 0
+		for _, rt := range app.routes {
+			mw := rt.router.chainPrefix()
+			rt.chain = append(mw[:len(mw):len(mw)], rt.handlers...)
+			maxParams = max(maxParams, rt.maxParams)
+		}
+		if len(app.routerMiddleware) > 0 {
+			app.routerChain = append(append([]Handler(nil), app.routerMiddleware...), app.dispatch)
+		}
+		app.pool.New = func() any { return newContext(app, maxParams) }
+		app.built.Store(true)
+	})
+	return errors.Join(app.errs...)
+}
+
+// ServeHTTP serves a request; see the file comment for the flow.
+func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !app.built.Load() {
+		app.Build()
+	}
+	if len(app.errs) > 0 {
+		app.logger.Error("vireo: refusing to serve: registration errors", "err", errors.Join(app.errs...))
+		http.Error(w, "500 Internal Server Error: the application has registration errors", http.StatusInternalServerError)
+		return
+	}
+	c := app.pool.Get().(*Context)
+	c.reset(w, r)
+	defer app.done(c)
+	if app.routerChain != nil {
+		c.handlers = app.routerChain
+		c.Next()
+	} else {
+		app.dispatch(c)
+	}
+}
+
+// done finishes the response, turns a panic into a 500 and returns c to the
+// pool. It runs deferred so that it also runs while panicking.
+func (app *Application) done(c *Context) {
+	if rec := recover(); rec != nil {
+		if rec == http.ErrAbortHandler {
+			c.release()
+			panic(rec) // net/http aborts the response quietly
+		}
+		app.logger.Error("vireo: panic recovered", "method", c.request.Method, "path", c.request.URL.Path,
+			"panic", rec, "stack", string(debug.Stack()))
+		if !c.Written() {
+			c.err = fmt.Errorf("panic: %v", rec)
+			c.writer.status = http.StatusInternalServerError
+			c.errorFired = false
+		}
+	}
+	if !c.writer.hijacked && !c.Written() {
+		if c.writer.status >= 400 {
+			app.safeFireError(c)
+		}
+		if !c.Written() && c.writer.status != http.StatusOK {
+			c.writer.writeHeaderNow()
+		}
+	}
+	c.release()
+	app.pool.Put(c)
+}
+
+// safeFireError runs the error handler, containing a panic inside it.
+func (app *Application) safeFireError(c *Context) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			app.logger.Error("vireo: panic in error handler", "panic", rec, "stack", string(debug.Stack()))
+			if !c.Written() {
+				c.writer.status = http.StatusInternalServerError
+				c.writer.writeHeaderNow()
+			}
+		}
+	}()
+	c.fireError()
+}
+
+// dispatch routes the request and runs the matched route's chain.
+func (app *Application) dispatch(c *Context) {
+	r := c.request
+	p, raw := r.URL.Path, false
+	if r.URL.RawPath != "" {
+		// Match on the escaped form so that %2F stays inside its segment.
+		if ep := r.URL.EscapedPath(); ep == r.URL.RawPath {
+			p, raw = ep, true
+		}
+	}
+	c.rawPath = raw
+	if !isCleanPath(p) {
+		app.redirect(c, cleanPath(p))
+		return
+	}
+	var rt *Route
+	if root := app.tree(r.Method, false); root != nil {
+		rt = root.lookup(p, &c.params)
+	}
+	if rt == nil && r.Method == http.MethodHead {
+		if root := app.tree(http.MethodGet, false); root != nil {
+			rt = root.lookup(p, &c.params)
+		}
+	}
+	if rt == nil {
+		rt = app.unmatched(c, p)
+		if rt == nil {
+			return
+		}
+	}
+	if raw {
+		for i := range c.params {
+			v, err := url.PathUnescape(c.params[i].Value)
+			if err != nil {
+				c.StopWithError(NewHTTPError(http.StatusBadRequest, "malformed percent-encoding in path"))
+				return
+			}
+			c.params[i].Value = v
+		}
+	}
+	if app.pathValues {
+		for _, prm := range c.params {
+			r.SetPathValue(prm.Key, prm.Value)
+		}
+	}
+	c.route = rt
+	c.handlers, c.index = rt.chain, -1
+	c.Next()
+}
+
+// unmatched answers a request no route matched: trailing-slash handling,
+// OPTIONS, 405 or 404. It returns a route to serve instead, when the
+// trailing-slash policy is Ignore and the other form matches.
+func (app *Application) unmatched(c *Context, p string) *Route {
+	r := c.request
+	if app.trailingSlash != StrictSlash && p != "/" {
+		alt := p + "/"
+		if strings.HasSuffix(p, "/") {
+			alt = p[:len(p)-1]
+		}
+		method := r.Method
+		if method == http.MethodHead && app.tree(method, false) == nil {
+			method = http.MethodGet
+		}
+		if root := app.tree(method, false); root != nil {
+			c.params = c.params[:0]
+			if rt := root.lookup(alt, &c.params); rt != nil {
+				if app.trailingSlash == IgnoreSlash {
+					return rt
+				}
+				c.params = c.params[:0]
+				app.redirect(c, alt)
+				return nil
+			}
+		}
+	}
+	allow := app.allowed(c, p)
+	if allow != "" {
+		c.out.Header().Set("Allow", allow)
+		if r.Method == http.MethodOptions {
+			c.StopWithStatus(http.StatusNoContent)
+			return nil
+		}
+		c.StopWithStatus(http.StatusMethodNotAllowed)
+		return nil
+	}
+	c.StopWithStatus(http.StatusNotFound)
+	return nil
+}
+
+// allowed returns the Allow header value for p: the methods whose tree
+// matches it, with HEAD implied by GET and OPTIONS always allowed.
+func (app *Application) allowed(c *Context, p string) string {
+	var methods []string
+	for _, t := range app.trees {
+		c.params = c.params[:0]
+		if t.root.lookup(p, &c.params) != nil {
+			methods = append(methods, t.method)
+			if t.method == http.MethodGet && app.tree(http.MethodHead, false) == nil {
+				methods = append(methods, http.MethodHead)
+			}
+		}
+	}
+	c.params = c.params[:0]
+	if len(methods) == 0 {
+		return ""
+	}
+	if app.tree(http.MethodOptions, false) == nil || !contains(methods, http.MethodOptions) {
+		methods = append(methods, http.MethodOptions)
+	}
+	sort.Strings(methods)
+	return strings.Join(methods, ", ")
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// redirect sends the client to target (a path, escaped when the request
+// was matched on its escaped form, else decoded) keeping the query: 301 for
+// GET and HEAD, 308 otherwise so the method and body are kept.
+func (app *Application) redirect(c *Context, target string) {
+	if !c.rawPath {
+		target = (&url.URL{Path: target}).EscapedPath()
+	}
+	code := http.StatusPermanentRedirect
+	if c.request.Method == http.MethodGet || c.request.Method == http.MethodHead {
+		code = http.StatusMovedPermanently
+	}
+	if q := c.request.URL.RawQuery; q != "" {
+		target += "?" + q
+	}
+	c.out.Header().Set("Location", target)
+	c.StopWithStatus(code)
+	c.writer.writeHeaderNow()
+}
+
+// isCleanPath reports whether p has no empty, "." or ".." segments (a
+// trailing slash is allowed), without allocating.
+func isCleanPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		rest := p[i+1:]
+		switch {
+		case rest == "" && i == len(p)-1:
+			// trailing slash
+		case rest == "" || rest[0] == '/':
+			return false
+		case rest[0] == '.' && (len(rest) == 1 || rest[1] == '/'):
+			return false
+		case len(rest) >= 2 && rest[0] == '.' && rest[1] == '.' && (len(rest) == 2 || rest[2] == '/'):
+			return false
+		}
+	}
+	return true
+}
+
+// cleanPath is path.Clean that keeps a trailing slash.
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	cp := path.Clean(p)
+	if p[len(p)-1] == '/' && cp != "/" {
+		cp += "/"
+	}
+	return cp
+}
+
+// redirectTo returns a handler redirecting GET requests to target.
+func redirectTo(target string) Handler {
+	return func(c *Context) {
+		c.rawPath = false
+		c.app.redirect(c, target)
+	}
+}

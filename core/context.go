@@ -1,0 +1,312 @@
+// The request Context.
+//
+// A Context carries one request through its handler chain. Contexts are
+// pooled: the Application takes one from a sync.Pool, resets every field
+// that belongs to a request, runs the chain and puts it back. That is why a
+// Context must not be used after its handler returns: the same object may
+// already be serving another request. The rule is enforced where it is cheap
+// (a released Context panics with ErrContextReleased on access, and its
+// writes fail), and Clone gives a detached copy for goroutines.
+//
+// Context deliberately does not implement context.Context: a pooled object
+// that doubles as a cancellation context escapes into goroutines and
+// libraries by design, which is exactly the leak to avoid. Use
+// Request().Context() for deadlines and cancellation.
+
+package core
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+)
+
+// Handler is the function type of handlers and middleware. Middleware calls
+// ctx.Next to run the rest of the chain; a handler that does not call Next
+// ends the chain there.
+type Handler func(ctx *Context)
+
+// Context is the state of one request. See the package documentation for
+// the rule on using it after the handler returns.
+type Context struct {
+	app     *Application
+	writer  responseWriter
+	out     http.ResponseWriter // &writer, or a net/http middleware's wrapper around it
+	request *http.Request
+	params  Params
+	values  Values
+
+	handlers []Handler
+	index    int
+	stopped  bool
+	route    *Route
+	err      error
+
+	query       url.Values // parsed lazily by URLParam
+	bodyLimited bool
+	rawPath     bool // the route was matched on the escaped path
+	viewLayout  string
+	viewData    map[string]any
+	live        bool
+	errorFired  bool
+}
+
+func newContext(app *Application, maxParams int) *Context {
+	c := &Context{app: app, params: make(Params, 0, maxParams)}
+	c.out = &c.writer
+	return c
+}
+
+// reset prepares a pooled Context for a request. Every per-request field is
+// set here, so nothing of one request is visible to the next.
+func (c *Context) reset(w http.ResponseWriter, r *http.Request) {
+	c.writer.reset(w)
+	c.out = &c.writer
+	c.request = r
+	c.params = c.params[:0]
+	c.values.reset()
+	c.handlers = nil
+	c.index = -1
+	c.stopped = false
+	c.route = nil
+	c.err = nil
+	c.query = nil
+	c.bodyLimited = false
+	c.rawPath = false
+	c.viewLayout = ""
+	if c.viewData != nil {
+		clear(c.viewData)
+	}
+	c.errorFired = false
+	c.live = true
+}
+
+// release marks the Context unusable until the pool hands it out again.
+func (c *Context) release() {
+	c.live = false
+	c.request = nil
+	c.writer.w = nil
+	c.handlers = nil
+	c.route = nil
+	c.err = nil
+	c.query = nil
+	c.values.reset()
+	c.params = c.params[:0]
+}
+
+func (c *Context) check() {
+	if !c.live {
+		panic(ErrContextReleased)
+	}
+}
+
+// Clone returns a copy of the request data (request, parameters, values)
+// that stays valid after the handler returns, for use in goroutines. The
+// copy has no response: its writes fail with ErrContextReleased.
+func (c *Context) Clone() *Context {
+	c.check()
+	cp := &Context{
+		app:     c.app,
+		request: c.request,
+		params:  append(Params(nil), c.params...),
+		values:  c.values.clone(),
+		route:   c.route,
+		live:    true,
+		stopped: true,
+	}
+	cp.out = &cp.writer
+	return cp
+}
+
+// App returns the application serving the request.
+func (c *Context) App() *Application { return c.app }
+
+// Request returns the request. Handlers may replace it with SetRequest, for
+// example to attach a context.Context value.
+func (c *Context) Request() *http.Request {
+	c.check()
+	return c.request
+}
+
+// SetRequest replaces the request seen by the rest of the chain.
+func (c *Context) SetRequest(r *http.Request) {
+	c.check()
+	c.request = r
+}
+
+// ResponseWriter returns the response writer, for code written against
+// net/http. It records status and size and supports http.Flusher,
+// http.Hijacker and http.ResponseController.
+func (c *Context) ResponseWriter() http.ResponseWriter {
+	c.check()
+	return c.out
+}
+
+// Route returns the matched route, or nil for unmatched requests.
+func (c *Context) Route() *Route { return c.route }
+
+// Method returns the request method.
+func (c *Context) Method() string {
+	c.check()
+	return c.request.Method
+}
+
+// Path returns the request path, percent-decoded.
+func (c *Context) Path() string {
+	c.check()
+	return c.request.URL.Path
+}
+
+// Param returns the value of the named route parameter, or "".
+func (c *Context) Param(name string) string {
+	c.check()
+	return c.params.Get(name)
+}
+
+// Params returns the route parameters. The slice is only valid during the
+// request.
+func (c *Context) Params() Params {
+	c.check()
+	return c.params
+}
+
+// URLParam returns the first value of the named query parameter, or "".
+func (c *Context) URLParam(name string) string {
+	c.check()
+	if c.query == nil {
+		c.query = c.request.URL.Query()
+	}
+	return c.query.Get(name)
+}
+
+// URLParamDefault returns the named query parameter, or def when it is
+// absent or empty.
+func (c *Context) URLParamDefault(name, def string) string {
+	if v := c.URLParam(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// FormValue returns the named value from the query or the form body
+// (urlencoded or multipart), reading at most the body limit.
+func (c *Context) FormValue(name string) string {
+	c.check()
+	c.limitBody()
+	return c.request.FormValue(name)
+}
+
+// PostValue returns the named value from the form body only.
+func (c *Context) PostValue(name string) string {
+	c.check()
+	c.limitBody()
+	return c.request.PostFormValue(name)
+}
+
+// Header returns the named request header.
+func (c *Context) Header(name string) string {
+	c.check()
+	return c.request.Header.Get(name)
+}
+
+// SetHeader sets a response header.
+func (c *Context) SetHeader(name, value string) {
+	c.check()
+	c.out.Header().Set(name, value)
+}
+
+// ContentType sets the response Content-Type.
+func (c *Context) ContentType(contentType string) {
+	c.SetHeader("Content-Type", contentType)
+}
+
+// Cookie returns the value of the named request cookie, or
+// http.ErrNoCookie.
+func (c *Context) Cookie(name string) (string, error) {
+	c.check()
+	ck, err := c.request.Cookie(name)
+	if err != nil {
+		return "", err
+	}
+	return ck.Value, nil
+}
+
+// SetCookie adds a Set-Cookie header to the response.
+func (c *Context) SetCookie(cookie *http.Cookie) {
+	c.check()
+	http.SetCookie(c.out, cookie)
+}
+
+// StatusCode sets the response status. It reaches the client with the
+// first byte of the body; an error status (>= 400) with no body runs the
+// error handler registered for it.
+func (c *Context) StatusCode(code int) {
+	c.check()
+	c.out.WriteHeader(code)
+}
+
+// GetStatusCode returns the response status set so far (200 by default).
+func (c *Context) GetStatusCode() int { return c.writer.status }
+
+// Written reports whether the status line has been sent.
+func (c *Context) Written() bool { return c.writer.wroteHeader || c.writer.hijacked }
+
+// Write writes p to the response body.
+func (c *Context) Write(p []byte) (int, error) {
+	if !c.live {
+		return 0, ErrContextReleased
+	}
+	return c.out.Write(p)
+}
+
+// WriteString writes s to the response body.
+func (c *Context) WriteString(s string) (int, error) {
+	if !c.live {
+		return 0, ErrContextReleased
+	}
+	if c.out == http.ResponseWriter(&c.writer) {
+		return c.writer.WriteString(s)
+	}
+	return io.WriteString(c.out, s)
+}
+
+// Values returns the request-scoped value store.
+func (c *Context) Values() *Values {
+	c.check()
+	return &c.values
+}
+
+// Next runs the next handler of the chain, unless the chain was stopped.
+func (c *Context) Next() {
+	if c.stopped {
+		return
+	}
+	c.index++
+	if c.index < len(c.handlers) {
+		c.handlers[c.index](c)
+	}
+}
+
+// StopExecution stops the chain: later calls to Next do nothing.
+func (c *Context) StopExecution() { c.stopped = true }
+
+// IsStopped reports whether StopExecution (or a Stop variant) was called.
+func (c *Context) IsStopped() bool { return c.stopped }
+
+// StopWithStatus stops the chain and sets the status. When nothing has been
+// written, the error handler for the code runs after the chain.
+func (c *Context) StopWithStatus(code int) {
+	c.StopExecution()
+	c.StatusCode(code)
+}
+
+// StopWithError stops the chain with err. The status comes from err's
+// StatusCode method when it has one (HTTPError does), else 500. The error
+// handler for that status can read err with Err.
+func (c *Context) StopWithError(err error) {
+	c.err = err
+	c.StopWithStatus(StatusOf(err))
+}
+
+// Err returns the error given to StopWithError, for error handlers.
+func (c *Context) Err() error { return c.err }

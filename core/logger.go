@@ -1,0 +1,29 @@
+// Request logging.
+
+package core
+
+import (
+	"log/slog"
+	"time"
+)
+
+// RequestLogger returns middleware that logs one line per request (method,
+// path, status, bytes, duration and client address) at Info level. Install
+// it with UseRouter to log unmatched requests too.
+func RequestLogger(logger *slog.Logger) Handler {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return func(c *Context) {
+		start := time.Now()
+		c.Next()
+		logger.LogAttrs(c.request.Context(), slog.LevelInfo, "request",
+			slog.String("method", c.request.Method),
+			slog.String("path", c.request.URL.Path),
+			slog.Int("status", c.writer.status),
+			slog.Int64("bytes", c.writer.size),
+			slog.Duration("duration", time.Since(start)),
+			slog.String("remote", c.RemoteAddr()),
+		)
+	}
+}

@@ -1,0 +1,106 @@
+// Application options.
+
+package core
+
+import (
+	"io"
+	"log/slog"
+	"net/netip"
+	"strings"
+	"time"
+)
+
+// DefaultBodyLimit is the default maximum request body read by ReadJSON,
+// ReadForm, ReadBody, FormValue and PostValue: 32 MiB.
+const DefaultBodyLimit = 32 << 20
+
+// TrailingSlash is the policy for a request whose path differs from a
+// registered route only by a trailing slash.
+type TrailingSlash uint8
+
+const (
+	// RedirectSlash redirects to the registered form (301 for GET and HEAD,
+	// 308 otherwise). It is the default.
+	RedirectSlash TrailingSlash = iota
+	// StrictSlash answers 404: /users and /users/ are different paths.
+	StrictSlash
+	// IgnoreSlash serves the registered route for both forms.
+	IgnoreSlash
+)
+
+// Option configures an Application.
+type Option func(*Application)
+
+// WithLogger sets the logger for errors and panics (default slog.Default()).
+func WithLogger(l *slog.Logger) Option {
+	return func(app *Application) {
+		if l != nil {
+			app.logger = l
+		}
+	}
+}
+
+// WithBodyLimit sets the maximum request body size read by the Context's
+// body readers; larger bodies get 413.
+func WithBodyLimit(n int64) Option {
+	return func(app *Application) { app.bodyLimit = n }
+}
+
+// WithTrailingSlash sets the trailing-slash policy.
+func WithTrailingSlash(policy TrailingSlash) Option {
+	return func(app *Application) { app.trailingSlash = policy }
+}
+
+// WithPathValues makes route parameters visible through
+// http.Request.PathValue, for net/http handlers mounted with FromHTTP. It
+// costs an allocation per request with parameters, so it is off by default.
+func WithPathValues() Option {
+	return func(app *Application) { app.pathValues = true }
+}
+
+// WithErrorDetails sends the text of internal (5xx) errors to clients. Off
+// by default: internal errors are logged, and clients see only the status.
+func WithErrorDetails() Option {
+	return func(app *Application) { app.errorDetails = true }
+}
+
+// WithStartupOutput sets where Listen prints its startup lines (default
+// os.Stdout; nil silences them).
+func WithStartupOutput(w io.Writer) Option {
+	return func(app *Application) { app.startupOut = w }
+}
+
+// WithShutdownTimeout sets how long graceful shutdown waits for in-flight
+// requests after SIGINT or SIGTERM (default 15s).
+func WithShutdownTimeout(d time.Duration) Option {
+	return func(app *Application) { app.shutdownTimeout = d }
+}
+
+// WithTrustedProxies makes RemoteAddr believe header ("X-Forwarded-For" or
+// "X-Real-IP") when, and only when, the connection comes from one of the
+// given networks (CIDR such as "10.0.0.0/8", or single addresses).
+func WithTrustedProxies(header string, networks ...string) Option {
+	return func(app *Application) {
+		app.proxyHeader = header
+		for _, n := range networks {
+			var pfx netip.Prefix
+			var err error
+			if strings.Contains(n, "/") {
+				pfx, err = netip.ParsePrefix(n)
+			} else {
+				var a netip.Addr
+				a, err = netip.ParseAddr(n)
+				if err == nil {
+					pfx = netip.PrefixFrom(a, a.BitLen())
+				}
+			}
+			if err != nil {
+				app.errs = append(app.errs, &PatternError{Pattern: n, Reason: "WithTrustedProxies: " + err.Error()})
+				continue
+			}
+			app.trustedProxies = append(app.trustedProxies, &netPrefix{pfx.Masked()})
+		}
+	}
+}
+
+type netPrefix struct{ netip.Prefix }

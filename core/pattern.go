@@ -1,0 +1,211 @@
+// Pattern parsing.
+//
+// A route pattern is split once, at registration, into tokens: runs of static
+// text (slashes included) and parameters, each parameter a whole path segment.
+// The tree inserts these tokens; nothing of the pattern is parsed again at
+// request time. The grammar is documented in doc.go.
+
+package core
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// paramType is the type constraint of a typed parameter such as {id:int}.
+// The declaration order is the order in which typed siblings are tried at
+// one position of the tree, most specific first.
+type paramType uint8
+
+const (
+	typeString paramType = iota // {name} or {name:string}: any non-empty segment
+	typeBool                    // {b:bool}: true or false
+	typeInt                     // {id:int}: a decimal that fits an int
+	typeUint                    // {id:uint}: a non-negative decimal that fits a uint
+	typeInt64                   // {id:int64}
+	typeUint64                  // {id:uint64}
+	typeUUID                    // {u:uuid}: 8-4-4-4-12 hexadecimal digits
+	typeAlpha                   // {a:alpha}: ASCII letters only
+	typePath                    // {rest:path} or {rest...}: the rest of the path, slashes included
+)
+
+var paramTypeNames = map[string]paramType{
+	"string": typeString,
+	"bool":   typeBool,
+	"int":    typeInt,
+	"uint":   typeUint,
+	"int64":  typeInt64,
+	"uint64": typeUint64,
+	"uuid":   typeUUID,
+	"alpha":  typeAlpha,
+	"path":   typePath,
+}
+
+func (t paramType) String() string {
+	for name, v := range paramTypeNames {
+		if v == t {
+			return name
+		}
+	}
+	return "unknown"
+}
+
+// match reports whether a segment value satisfies the type. It is called on
+// the raw segment; typed values never contain escapes worth decoding.
+func (t paramType) match(s string) bool {
+	switch t {
+	case typeString, typePath:
+		return true
+	case typeBool:
+		return s == "true" || s == "false"
+	case typeInt:
+		_, err := strconv.ParseInt(s, 10, strconv.IntSize)
+		return err == nil
+	case typeUint:
+		_, err := strconv.ParseUint(s, 10, strconv.IntSize)
+		return err == nil && s[0] != '+'
+	case typeInt64:
+		_, err := strconv.ParseInt(s, 10, 64)
+		return err == nil
+	case typeUint64:
+		_, err := strconv.ParseUint(s, 10, 64)
+		return err == nil && s[0] != '+'
+	case typeUUID:
+		return isUUID(s)
+	case typeAlpha:
+		for i := 0; i < len(s); i++ {
+			c := s[i] | 0x20
+			if c < 'a' || c > 'z' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// token is one piece of a parsed pattern: static text, or a parameter.
+type token struct {
+	static string // static text, when param is false
+	param  bool
+	name   string
+	typ    paramType
+}
+
+// PatternError reports a route pattern refused at registration.
+type PatternError struct {
+	Method  string
+	Pattern string
+	Reason  string
+}
+
+func (e *PatternError) Error() string {
+	if e.Method == "" {
+		return fmt.Sprintf("vireo: pattern %q: %s", e.Pattern, e.Reason)
+	}
+	return fmt.Sprintf("vireo: %s %q: %s", e.Method, e.Pattern, e.Reason)
+}
+
+// parsePattern splits a pattern into tokens, validating the grammar of
+// doc.go: a leading slash, parameters as whole segments with unique names and
+// known types, and a wildcard only in the last segment.
+func parsePattern(pattern string) ([]token, error) {
+	fail := func(format string, args ...any) ([]token, error) {
+		return nil, &PatternError{Pattern: pattern, Reason: fmt.Sprintf(format, args...)}
+	}
+	if pattern == "" || pattern[0] != '/' {
+		return fail("must begin with '/'")
+	}
+	var (
+		tokens []token
+		static strings.Builder
+		seen   = map[string]bool{}
+	)
+	segments := strings.Split(pattern[1:], "/")
+	for i, seg := range segments {
+		static.WriteByte('/')
+		if seg == "" && i != len(segments)-1 || seg == "." || seg == ".." {
+			return fail("empty, '.' or '..' segments never match a cleaned path")
+		}
+		open := strings.IndexByte(seg, '{')
+		if open < 0 {
+			if strings.IndexByte(seg, '}') >= 0 {
+				return fail("unmatched '}' in segment %q", seg)
+			}
+			static.WriteString(seg)
+			continue
+		}
+		if open != 0 || seg[len(seg)-1] != '}' {
+			if strings.IndexByte(seg[open:], '}') < 0 {
+				return fail("unclosed '{' in segment %q", seg)
+			}
+			return fail("a parameter must be a whole segment, got %q", seg)
+		}
+		inner := seg[1 : len(seg)-1]
+		if strings.ContainsAny(inner, "{}") {
+			return fail("a parameter must be a whole segment, got %q", seg)
+		}
+		name, typ := inner, typeString
+		if strings.HasSuffix(inner, "...") {
+			name, typ = strings.TrimSuffix(inner, "..."), typePath
+		} else if c := strings.IndexByte(inner, ':'); c >= 0 {
+			name = inner[:c]
+			t, ok := paramTypeNames[inner[c+1:]]
+			if !ok {
+				return fail("unknown parameter type %q (want string, int, int64, uint, uint64, bool, alpha, uuid or path)", inner[c+1:])
+			}
+			typ = t
+		}
+		if !validParamName(name) {
+			return fail("invalid parameter name %q", name)
+		}
+		if seen[name] {
+			return fail("parameter %q appears twice", name)
+		}
+		seen[name] = true
+		if typ == typePath && i != len(segments)-1 {
+			return fail("wildcard {%s} must be the last segment", name)
+		}
+		tokens = append(tokens, token{static: static.String()})
+		static.Reset()
+		tokens = append(tokens, token{param: true, name: name, typ: typ})
+	}
+	if static.Len() > 0 {
+		tokens = append(tokens, token{static: static.String()})
+	}
+	return tokens, nil
+}
+
+func validParamName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || 'a' <= c|0x20 && c|0x20 <= 'z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

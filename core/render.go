@@ -1,0 +1,105 @@
+// Response bodies.
+//
+// Encoded bodies (JSON, XML, views) are built in a pooled buffer first and
+// written with their Content-Length only when encoding succeeded, so an
+// encoding error becomes a clean 500 instead of half a document.
+
+package core
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"net/http"
+	"strconv"
+
+	"github.com/valyala/bytebufferpool"
+)
+
+func (c *Context) setContentTypeIfUnset(ct string) {
+	h := c.out.Header()
+	if _, ok := h["Content-Type"]; !ok {
+		h["Content-Type"] = []string{ct}
+	}
+}
+
+// Text writes s as text/plain (unless a Content-Type was set).
+func (c *Context) Text(s string) error {
+	c.check()
+	c.setContentTypeIfUnset("text/plain; charset=utf-8")
+	_, err := c.WriteString(s)
+	return err
+}
+
+// HTML writes s as text/html (unless a Content-Type was set). s is sent as
+// is: escape untrusted data yourself or use View.
+func (c *Context) HTML(s string) error {
+	c.check()
+	c.setContentTypeIfUnset("text/html; charset=utf-8")
+	_, err := c.WriteString(s)
+	return err
+}
+
+// JSON writes v encoded as JSON.
+func (c *Context) JSON(v any) error {
+	return c.JSONIndent(v, "")
+}
+
+// JSONIndent writes v encoded as JSON, each level indented by indent.
+func (c *Context) JSONIndent(v any, indent string) error {
+	c.check()
+	buf := bytebufferpool.Get()
+	defer bytebufferpool.Put(buf)
+	enc := json.NewEncoder(buf)
+	if indent != "" {
+		enc.SetIndent("", indent)
+	}
+	if err := enc.Encode(v); err != nil {
+		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
+		return err
+	}
+	buf.B = buf.B[:len(buf.B)-1] // Encode's trailing newline
+	return c.writeBuffered("application/json; charset=utf-8", buf.B)
+}
+
+// XML writes v encoded as XML, with the XML header.
+func (c *Context) XML(v any) error {
+	c.check()
+	buf := bytebufferpool.Get()
+	defer bytebufferpool.Put(buf)
+	buf.WriteString(xml.Header)
+	if err := xml.NewEncoder(buf).Encode(v); err != nil {
+		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
+		return err
+	}
+	return c.writeBuffered("application/xml; charset=utf-8", buf.B)
+}
+
+// writeBuffered writes a complete body with its Content-Type (unless one
+// was set) and Content-Length.
+func (c *Context) writeBuffered(contentType string, body []byte) error {
+	c.setContentTypeIfUnset(contentType)
+	c.out.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	_, err := c.Write(body)
+	return err
+}
+
+// Redirect replies with a redirect to url (absolute or relative to the
+// request path) and stops the chain. code must be a 3xx status; 0 means 302.
+func (c *Context) Redirect(url string, code int) {
+	c.check()
+	if code == 0 {
+		code = http.StatusFound
+	}
+	if code < 300 || code > 399 {
+		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: errRedirectCode(code)})
+		return
+	}
+	c.StopExecution()
+	http.Redirect(c.out, c.request, url, code)
+}
+
+type errRedirectCode int
+
+func (e errRedirectCode) Error() string {
+	return "vireo: Redirect with non-3xx status " + strconv.Itoa(int(e))
+}

@@ -1,0 +1,126 @@
+// The HTTP server.
+//
+// Listen runs a net/http Server with defaults that are safe to expose:
+// a ReadHeaderTimeout so a client trickling its headers cannot hold a
+// connection (slowloris), an IdleTimeout for keep-alive connections and a
+// bound on header size. On SIGINT or SIGTERM, or when Shutdown is called, the
+// server stops accepting, in-flight requests finish (up to the shutdown
+// timeout) and the OnShutdown hooks run; Listen returns after all of that.
+
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// Server defaults applied by Listen and Serve before the configure funcs.
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout       = 120 * time.Second
+	DefaultMaxHeaderBytes    = 1 << 20
+)
+
+// ErrServerRunning is returned by Serve when the application is already
+// serving.
+var ErrServerRunning = errors.New("vireo: the application is already serving")
+
+// Listen listens on the TCP address addr and serves until shutdown; see
+// Serve.
+func (app *Application) Listen(addr string, configure ...func(*http.Server)) error {
+	if err := app.Build(); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return app.Serve(ln, configure...)
+}
+
+// Serve serves on ln until SIGINT, SIGTERM or Shutdown, then shuts down
+// gracefully. configure funcs may change any field of the http.Server after
+// the defaults are set. It returns nil after a graceful shutdown.
+func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) error {
+	if err := app.Build(); err != nil {
+		ln.Close()
+		return err
+	}
+	srv := &http.Server{
+		Handler:           app,
+		ReadHeaderTimeout: DefaultReadHeaderTimeout,
+		IdleTimeout:       DefaultIdleTimeout,
+		MaxHeaderBytes:    DefaultMaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(app.logger.Handler(), slog.LevelWarn),
+	}
+	for _, fn := range configure {
+		fn(srv)
+	}
+	app.serverMu.Lock()
+	if app.server != nil {
+		app.serverMu.Unlock()
+		ln.Close()
+		return ErrServerRunning
+	}
+	app.server = srv
+	app.serverMu.Unlock()
+
+	if app.startupOut != nil {
+		fmt.Fprintf(app.startupOut, "Now listening on: http://%s\nApplication started. Press CTRL+C to shut down.\n", ln.Addr())
+	}
+
+	sig, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		<-app.shutdown // Shutdown was called: wait until it has finished
+		return nil
+	case <-sig.Done():
+		ctx, cancel := context.WithTimeout(context.Background(), app.shutdownTimeout)
+		defer cancel()
+		err := app.Shutdown(ctx)
+		<-errc
+		return err
+	}
+}
+
+// Shutdown stops the server gracefully: no new connections, in-flight
+// requests finish until ctx is done, then the OnShutdown hooks run. It is
+// safe to call more than once and without a running server (the hooks still
+// run once).
+func (app *Application) Shutdown(ctx context.Context) error {
+	app.serverMu.Lock()
+	srv := app.server
+	app.serverMu.Unlock()
+	var err error
+	if srv != nil {
+		err = srv.Shutdown(ctx)
+	}
+	app.shutOnce.Do(func() {
+		for _, fn := range app.onShutdown {
+			fn()
+		}
+		close(app.shutdown)
+	})
+	return err
+}
+
+// OnShutdown registers fn to run once when the application shuts down, after
+// in-flight requests finished (for example to stop a session sweeper).
+func (app *Application) OnShutdown(fn func()) {
+	app.onShutdown = append(app.onShutdown, fn)
+}

@@ -1,0 +1,216 @@
+// The routing tree.
+//
+// Each HTTP method has its own tree. Static text is stored in a compressed
+// radix tree (a node holds the longest prefix its children share, and its
+// children differ in their first byte, indexed by the indices string);
+// parameters hang off the node where their segment begins, as three kinds of
+// child: typed parameters, one plain parameter and one wildcard.
+//
+// Lookup walks the request path once, depth first, trying the children of a
+// node in priority order:
+//
+//	static > typed (in paramType order) > plain parameter > wildcard
+//
+// and backtracking to the next kind when a branch dead-ends. So the most
+// specific route wins whatever the registration order, and a lookup never
+// allocates: parameter values are substrings of the path appended to a slice
+// the pooled Context owns.
+
+package core
+
+import (
+	"fmt"
+	"strings"
+)
+
+// nodeKind says how a node matches the path. The values are in priority
+// order; lookup tries children in this order.
+type nodeKind uint8
+
+const (
+	nodeStatic   nodeKind = iota // matches its prefix byte for byte
+	nodeTyped                    // matches a segment accepted by its paramType
+	nodeParam                    // matches any non-empty segment
+	nodeWildcard                 // matches the rest of the path
+)
+
+type node struct {
+	kind   nodeKind
+	prefix string    // nodeStatic: the text this node matches
+	name   string    // parameter nodes: the parameter's name
+	typ    paramType // nodeTyped: the constraint
+	owner  string    // parameter nodes: the pattern that declared the parameter
+
+	indices  string  // first byte of each static child, parallel to static
+	static   []*node // static children
+	typed    []*node // typed children, sorted by typ
+	param    *node
+	wildcard *node
+
+	route *Route // the route that ends at this node, if any
+}
+
+// insert adds the route's tokens under n (the root of a method tree) and
+// returns an error when the route conflicts with one registered before.
+func (n *node) insert(tokens []token, rt *Route) error {
+	cur := n
+	for _, tk := range tokens {
+		if !tk.param {
+			cur = cur.insertStatic(tk.static)
+			continue
+		}
+		next, err := cur.insertParam(tk, rt.Pattern)
+		if err != nil {
+			return err
+		}
+		cur = next
+	}
+	if cur.route != nil {
+		return fmt.Errorf("conflicts with %s %q registered before", cur.route.Method, cur.route.Pattern)
+	}
+	cur.route = rt
+	return nil
+}
+
+// insertStatic walks or creates the static nodes that spell s below n,
+// splitting a node whose prefix only partly matches, and returns the node
+// where s ends.
+func (n *node) insertStatic(s string) *node {
+	for s != "" {
+		i := strings.IndexByte(n.indices, s[0])
+		if i < 0 {
+			child := &node{kind: nodeStatic, prefix: s}
+			n.indices += s[:1]
+			n.static = append(n.static, child)
+			return child
+		}
+		child := n.static[i]
+		l := commonPrefixLen(child.prefix, s)
+		if l < len(child.prefix) {
+			rest := *child
+			rest.prefix = child.prefix[l:]
+			*child = node{
+				kind:    nodeStatic,
+				prefix:  child.prefix[:l],
+				indices: rest.prefix[:1],
+				static:  []*node{&rest},
+			}
+		}
+		n, s = child, s[l:]
+	}
+	return n
+}
+
+// insertParam returns the parameter child of n for tk, creating it when
+// absent. Two parameters of the same kind at one position must share a name.
+func (n *node) insertParam(tk token, pattern string) (*node, error) {
+	conflict := func(c *node) error {
+		return fmt.Errorf("parameter {%s} conflicts with {%s} of %q at the same position", tk.name, c.name, c.owner)
+	}
+	switch tk.typ {
+	case typePath:
+		if n.wildcard == nil {
+			n.wildcard = &node{kind: nodeWildcard, name: tk.name, typ: typePath, owner: pattern}
+		} else if n.wildcard.name != tk.name {
+			return nil, conflict(n.wildcard)
+		}
+		return n.wildcard, nil
+	case typeString:
+		if n.param == nil {
+			n.param = &node{kind: nodeParam, name: tk.name, owner: pattern}
+		} else if n.param.name != tk.name {
+			return nil, conflict(n.param)
+		}
+		return n.param, nil
+	}
+	at := len(n.typed)
+	for i, c := range n.typed {
+		if c.typ == tk.typ {
+			if c.name != tk.name {
+				return nil, conflict(c)
+			}
+			return c, nil
+		}
+		if c.typ > tk.typ && at == len(n.typed) {
+			at = i
+		}
+	}
+	child := &node{kind: nodeTyped, name: tk.name, typ: tk.typ, owner: pattern}
+	n.typed = append(n.typed, nil)
+	copy(n.typed[at+1:], n.typed[at:])
+	n.typed[at] = child
+	return child, nil
+}
+
+// lookup matches path against what lies below n (n's own text already
+// consumed) and returns the route it reaches, appending parameter values to
+// *ps. On failure *ps is left as it was found.
+func (n *node) lookup(path string, ps *Params) *Route {
+	if path == "" {
+		if n.route != nil {
+			return n.route
+		}
+		if n.wildcard != nil && n.wildcard.route != nil {
+			*ps = append(*ps, Param{Key: n.wildcard.name})
+			return n.wildcard.route
+		}
+		return nil
+	}
+
+	// 1. Static children: at most one can match, the one indexed by the
+	// path's first byte.
+	if i := strings.IndexByte(n.indices, path[0]); i >= 0 {
+		child := n.static[i]
+		if len(path) >= len(child.prefix) && path[:len(child.prefix)] == child.prefix {
+			if rt := child.lookup(path[len(child.prefix):], ps); rt != nil {
+				return rt
+			}
+		}
+	}
+
+	// 2 and 3. Typed parameters, then the plain parameter: each consumes one
+	// non-empty segment.
+	if n.typed != nil || n.param != nil {
+		end := strings.IndexByte(path, '/')
+		if end < 0 {
+			end = len(path)
+		}
+		if end > 0 {
+			seg := path[:end]
+			for _, child := range n.typed {
+				if !child.typ.match(seg) {
+					continue
+				}
+				*ps = append(*ps, Param{Key: child.name, Value: seg})
+				if rt := child.lookup(path[end:], ps); rt != nil {
+					return rt
+				}
+				*ps = (*ps)[:len(*ps)-1]
+			}
+			if child := n.param; child != nil {
+				*ps = append(*ps, Param{Key: child.name, Value: seg})
+				if rt := child.lookup(path[end:], ps); rt != nil {
+					return rt
+				}
+				*ps = (*ps)[:len(*ps)-1]
+			}
+		}
+	}
+
+	// 4. The wildcard takes whatever is left.
+	if n.wildcard != nil && n.wildcard.route != nil {
+		*ps = append(*ps, Param{Key: n.wildcard.name, Value: path})
+		return n.wildcard.route
+	}
+	return nil
+}
+
+func commonPrefixLen(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}

@@ -1,0 +1,117 @@
+// Views.
+//
+// View renders through the registered view.Engine into a pooled buffer and
+// copies it to the client only when rendering succeeded: a missing
+// template, an execution error or a panic in a template func becomes a 500
+// with nothing of the page on the wire, and the error is logged with the
+// template's name.
+
+package core
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+
+	"github.com/valyala/bytebufferpool"
+	"github.com/vireo-go/vireo/view"
+)
+
+// ErrNoViewEngine is returned by View when no engine was registered.
+var ErrNoViewEngine = errors.New("vireo: no view engine registered (use RegisterView)")
+
+// RegisterView sets the application's view engine and loads its templates;
+// the load error (a parse error names file and line) is returned and also
+// reported by Build.
+func (app *Application) RegisterView(engine view.Engine) error {
+	if engine == nil {
+		err := errors.New("vireo: RegisterView: nil engine")
+		app.errs = append(app.errs, err)
+		return err
+	}
+	if err := engine.Load(); err != nil {
+		err = fmt.Errorf("vireo: loading %s views: %w", engine.Name(), err)
+		app.errs = append(app.errs, err)
+		return err
+	}
+	app.view = engine
+	return nil
+}
+
+// ViewEngine returns the registered view engine, or nil.
+func (app *Application) ViewEngine() view.Engine { return app.view }
+
+// ViewLayout overrides the layout of the next View call in this request;
+// view.NoLayout renders without one.
+func (c *Context) ViewLayout(layout string) {
+	c.check()
+	c.viewLayout = layout
+}
+
+// ViewData sets a value that View merges into its data, so middleware can
+// provide data (a user, a CSRF token) that every page sees. When View's data
+// is a map[string]any, its own keys win; when it is nil, the ViewData map is
+// the data; other data types are rendered as given, and ViewData is then
+// available only through GetViewData.
+func (c *Context) ViewData(key string, value any) {
+	c.check()
+	if c.viewData == nil {
+		c.viewData = make(map[string]any)
+	}
+	c.viewData[key] = value
+}
+
+// GetViewData returns the values set with ViewData in this request.
+func (c *Context) GetViewData() map[string]any { return c.viewData }
+
+// View renders the named template with data and writes it as text/html.
+// On failure nothing is written but the error status: the error is logged,
+// the chain is stopped with 500 and the error is returned.
+func (c *Context) View(name string, data any) error {
+	c.check()
+	engine := c.app.view
+	if engine == nil {
+		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: ErrNoViewEngine})
+		return ErrNoViewEngine
+	}
+	data = c.mergeViewData(data)
+	buf := bytebufferpool.Get()
+	defer bytebufferpool.Put(buf)
+	if err := executeView(engine, buf, name, c.viewLayout, data); err != nil {
+		c.app.logger.Error("vireo: rendering view", "template", name, "layout", c.viewLayout, "err", err)
+		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
+		return err
+	}
+	return c.writeBuffered("text/html; charset=utf-8", buf.B)
+}
+
+func (c *Context) mergeViewData(data any) any {
+	if len(c.viewData) == 0 {
+		return data
+	}
+	switch d := data.(type) {
+	case nil:
+		return c.viewData
+	case map[string]any:
+		merged := make(map[string]any, len(d)+len(c.viewData))
+		for k, v := range c.viewData {
+			merged[k] = v
+		}
+		for k, v := range d {
+			merged[k] = v
+		}
+		return merged
+	}
+	return data
+}
+
+// executeView runs the engine, turning a panic into an error.
+func executeView(engine view.Engine, buf *bytebufferpool.ByteBuffer, name, layout string, data any) (err error) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			err = fmt.Errorf("view %q: panic: %v\n%s", name, rec, debug.Stack())
+		}
+	}()
+	return engine.ExecuteWriter(buf, name, layout, data)
+}

@@ -1,0 +1,112 @@
+// Package view renders named templates for Vireo applications.
+//
+// An Engine owns a set of templates loaded from a directory or any fs.FS and
+// renders one of them, optionally wrapped in a layout, into an io.Writer. The
+// core calls ExecuteWriter with a pooled buffer and copies the buffer to the
+// client only when rendering succeeded, so an engine never has to worry about
+// half-written responses: it only has to return an error. Engines in this
+// package write straight into the writer they are given and may have written
+// part of a page when they return an error; callers that send the output
+// anywhere must buffer it as the core does.
+//
+// Two engines ship with the package: HTML, on html/template, and Django, on
+// github.com/flosch/pongo2/v6.
+//
+// # Template names
+//
+// Both engines load every file under the root of their fs.FS whose name ends
+// with the engine's extension (files and directories whose name starts with a
+// dot are skipped). A template's name is its slash-separated path relative to
+// the root, extension included: "index.html", "users/show.html",
+// "layouts/main.html". Names are exact; a missing template is an error that
+// wraps ErrNotFound.
+//
+// # Layouts in the HTML engine
+//
+// A layout is an ordinary template that calls yield where the page goes:
+//
+//	<title>{{ .Title }}</title>
+//	<main>{{ yield . }}</main>
+//
+// yield renders the page with the value given to it ({{ yield }} alone passes
+// the dot). The engine's default layout is set with HTMLEngine.Layout; the
+// layout argument of ExecuteWriter overrides it for one render ("" keeps the
+// default, NoLayout renders the page alone). yield must be a whole action,
+// {{ yield . }}, in the layout file's own body (not in a {{ define }} block
+// and not in a pipeline); anywhere else it fails with an error at render time.
+//
+// partial includes another template by name with the value given to it:
+// {{ partial "shared/nav.html" . }}. render is an alias of partial for those
+// coming from Iris, and the standard {{ template "shared/nav.html" . }} works
+// too since every file is a named template of one set. A partial with a
+// constant name is checked at Load (a missing one is a Load error naming the
+// file and line) and costs nothing at render time; a computed name
+// ({{ partial .Widget . }}) is looked up when it runs.
+//
+// yield and partial are not functions rebound for each render: at Load the
+// engine compiles, for every layout and page, a template whose yield action is
+// replaced by a call of that page, so concurrent renders share nothing
+// mutable and never see each other's pages.
+//
+// # Layouts in the Django engine
+//
+// Django pages usually extend their layout with {% extends "layout.html" %}
+// and fill its {% block %}s; that needs no layout argument and is the fastest
+// way. An engine layout (DjangoEngine.Layout or the layout argument of
+// ExecuteWriter) is supported as well: the page is rendered first, then the
+// layout is rendered with the same data plus the page's output in the
+// variable content, marked safe ({{ content }}).
+//
+// # Escaping
+//
+// Both engines escape data by default: a "<script>" string in data comes out
+// as "&lt;script&gt;". To output trusted HTML, pass a template.HTML value to
+// the HTML engine, and in Django use the safe filter ({{ body|safe }}) or pass
+// a pongo2.AsSafeValue(html) value. Only ever mark HTML as trusted when no
+// user input reached it unescaped.
+//
+// # Reload
+//
+// With Reload(true) an engine checks the size and modification time of its
+// files before each render and re-parses the whole set when one changed (a
+// file added or removed counts too). Renders never wait for each other: they
+// read the current parsed set without a lock, and only the renders that saw a
+// change wait for the one rebuild. Reload costs a directory walk per render
+// and is meant for development; without it, templates are parsed once by
+// Load.
+package view
+
+import (
+	"errors"
+	"io"
+)
+
+// NoLayout is the layout name that renders a template without any layout,
+// overriding an engine's default layout for one render.
+const NoLayout = "vireo.view.nolayout"
+
+// Engine is the interface the core renders views through.
+//
+// Implementations must be safe for concurrent use: many requests render at
+// once, and a render must never observe another render's data or layout.
+type Engine interface {
+	// Name returns a short name of the engine, such as "html" or "django".
+	Name() string
+	// Ext returns the file extension of the templates the engine loads, such
+	// as ".html".
+	Ext() string
+	// Load reads and parses the templates. It is called once at registration;
+	// parse errors are returned here, naming the file and line.
+	Load() error
+	// ExecuteWriter renders the template called name into w. layout is the
+	// layout to wrap it in: "" selects the engine's default layout (if any),
+	// NoLayout selects none.
+	ExecuteWriter(w io.Writer, name, layout string, data any) error
+}
+
+// ErrNotFound is wrapped by the errors engines return for a template or
+// layout that does not exist.
+var ErrNotFound = errors.New("view: template not found")
+
+// ErrNotLoaded is returned by ExecuteWriter when Load has not succeeded yet.
+var ErrNotLoaded = errors.New("view: engine not loaded (call Load or app.RegisterView first)")
