@@ -45,8 +45,9 @@ func BuildGo(t testing.TB, app string) string {
 // the first two stdout lines are exactly the readiness lines (so no banner or
 // log line precedes them), and the comparison's request gets the expected
 // status, Content-Type and body. For a sessions endpoint it also sends the
-// session cookie back and expects the same answer. The process is stopped
-// when the test ends.
+// session cookie back and expects the same answer. Then it stops the app and
+// requires that it printed nothing else, on stdout or stderr: logging must
+// be off, since a line per request would be measured along with the app.
 func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration) {
 	t.Helper()
 	_, c := MustContract(t)
@@ -76,6 +77,13 @@ func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration) {
 		if _, err := VerifyWithCookies(client, p.URL(), ep, cookies); err != nil {
 			t.Fatalf("%s, sending the session cookie back: %v", app, err)
 		}
+	}
+	p.Stop()
+	if got := p.Stdout(); len(got) > 2 {
+		t.Errorf("%s printed more than the readiness lines to stdout: %q", app, got[2:])
+	}
+	if got := p.Stderr(); got != "" {
+		t.Errorf("%s printed to stderr: %q", app, got)
 	}
 }
 

@@ -152,6 +152,13 @@ func (p *Process) Stdout() []string {
 	return append([]string(nil), p.stdout...)
 }
 
+// Stderr returns what the process wrote to stderr so far.
+func (p *Process) Stderr() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stderr.String()
+}
+
 // Output returns stdout and stderr so far, for error messages.
 func (p *Process) Output() string {
 	p.mu.Lock()
