@@ -79,6 +79,7 @@ package view
 import (
 	"errors"
 	"io"
+	"strconv"
 )
 
 // NoLayout is the layout name that renders a template without any layout,
@@ -110,3 +111,12 @@ var ErrNotFound = errors.New("view: template not found")
 
 // ErrNotLoaded is returned by ExecuteWriter when Load has not succeeded yet.
 var ErrNotLoaded = errors.New("view: engine not loaded (call Load or app.RegisterView first)")
+
+// describe names a render in error messages: the template, and its layout
+// if it has one.
+func describe(name, layout string) string {
+	if layout == "" {
+		return strconv.Quote(name)
+	}
+	return strconv.Quote(name) + " in layout " + strconv.Quote(layout)
+}
