@@ -1,0 +1,314 @@
+// This file implements MemoryDatabase, the default in-process store.
+//
+// Records live in a fixed number of shards, each a map guarded by its own
+// RWMutex; an ID picks its shard by a seeded hash, so concurrent requests on
+// different sessions rarely meet on a lock and a lookup of an existing
+// session takes only a read lock. The stored value is the *Record itself:
+// a Session mutates it in place under the Record's own lock, so nothing is
+// copied or saved back.
+//
+// Expiry is checked on every Load (an expired record is removed then) and a
+// sweeper goroutine removes the ones nobody asks for again, one shard at a
+// time so a sweep never blocks the whole store. The sweeper stops on Close.
+//
+// Size is capped (MaxSessions): when a shard is full, an insertion first
+// drops expired records, else the record closest to expiry among a small
+// random sample (the approximated LRU Redis uses). With the default
+// lifetime this bounds memory under a flood of cookie-less requests, each
+// of which creates a session.
+
+package sessions
+
+import (
+	"context"
+	"hash/maphash"
+	"sync"
+	"time"
+)
+
+const (
+	// DefaultShards is the number of shards of a MemoryDatabase.
+	DefaultShards = 128
+	// DefaultMaxSessions is the default cap of a MemoryDatabase: about 1M
+	// sessions, roughly 250 MB with one small value each (see the package
+	// documentation for the measurement).
+	DefaultMaxSessions = 1 << 20
+	// DefaultSweepInterval is how often the sweeper removes expired records.
+	DefaultSweepInterval = time.Minute
+	// evictionSample is how many records an insertion into a full shard
+	// looks at to choose a victim.
+	evictionSample = 8
+)
+
+// MemoryConfig configures a MemoryDatabase. The zero value is usable.
+type MemoryConfig struct {
+	// Shards is the number of independently locked maps, rounded up to a
+	// power of two. Default DefaultShards.
+	Shards int
+	// MaxSessions caps the number of stored sessions. Default
+	// DefaultMaxSessions; a negative value removes the cap (memory then
+	// grows with the request rate times the session lifetime).
+	MaxSessions int
+	// SweepInterval is the period of the sweeper goroutine. Default
+	// DefaultSweepInterval; a negative value starts no goroutine (expired
+	// records are then removed only on access, by eviction or by Sweep).
+	SweepInterval time.Duration
+	// Now is the clock, time.Now by default; tests inject a fake one.
+	Now func() time.Time
+}
+
+// MemoryDatabase is the in-memory Database. Create it with
+// NewMemoryDatabase and stop its sweeper with Close.
+type MemoryDatabase struct {
+	shards   []memShard
+	mask     uint64
+	seed     maphash.Seed
+	perShard int // 0 = no cap
+	now      func() time.Time
+
+	stop      chan struct{}
+	done      chan struct{} // closed when the sweeper has returned; nil without sweeper
+	closeOnce sync.Once
+}
+
+type memShard struct {
+	mu sync.RWMutex
+	m  map[string]*Record
+	// pad keeps two shards' locks off the same cache line.
+	_ [40]byte
+}
+
+// NewMemoryDatabase returns an in-memory Database and starts its sweeper.
+func NewMemoryDatabase(cfg MemoryConfig) *MemoryDatabase {
+	return newMemoryDatabase(cfg, nil)
+}
+
+// newMemoryDatabase lets tests drive the sweeper with their own tick channel.
+func newMemoryDatabase(cfg MemoryConfig, tick <-chan time.Time) *MemoryDatabase {
+	n := 1
+	want := cfg.Shards
+	if want <= 0 {
+		want = DefaultShards
+	}
+	for n < want {
+		n <<= 1
+	}
+	db := &MemoryDatabase{
+		shards: make([]memShard, n),
+		mask:   uint64(n - 1),
+		seed:   maphash.MakeSeed(),
+		now:    cfg.Now,
+		stop:   make(chan struct{}),
+	}
+	if db.now == nil {
+		db.now = time.Now
+	}
+	max := cfg.MaxSessions
+	if max == 0 {
+		max = DefaultMaxSessions
+	}
+	if max > 0 {
+		db.perShard = (max + n - 1) / n
+	}
+	for i := range db.shards {
+		db.shards[i].m = make(map[string]*Record)
+	}
+	interval := cfg.SweepInterval
+	if interval == 0 {
+		interval = DefaultSweepInterval
+	}
+	if tick == nil && interval > 0 {
+		t := time.NewTicker(interval)
+		db.done = make(chan struct{})
+		go db.sweeper(t.C, t.Stop)
+	} else if tick != nil {
+		db.done = make(chan struct{})
+		go db.sweeper(tick, func() {})
+	}
+	return db
+}
+
+func (db *MemoryDatabase) sharesRecords() bool { return true }
+
+func (db *MemoryDatabase) shard(id string) *memShard {
+	return &db.shards[maphash.String(db.seed, id)&db.mask]
+}
+
+// Load returns the stored record, removing it when it has expired.
+func (db *MemoryDatabase) Load(_ context.Context, id string) (*Record, error) {
+	s := db.shard(id)
+	s.mu.RLock()
+	rec := s.m[id]
+	s.mu.RUnlock()
+	if rec == nil {
+		return nil, nil
+	}
+	if rec.Expired(db.now()) {
+		s.mu.Lock()
+		if s.m[id] == rec {
+			delete(s.m, id)
+		}
+		s.mu.Unlock()
+		rec.markDestroyed()
+		return nil, nil
+	}
+	return rec, nil
+}
+
+// Save stores rec under id, evicting a record first when the shard is full.
+func (db *MemoryDatabase) Save(_ context.Context, id string, rec *Record) error {
+	rec.markStored()
+	s := db.shard(id)
+	s.mu.Lock()
+	if old, ok := s.m[id]; ok {
+		if old != rec {
+			old.markDestroyed()
+		}
+	} else if db.perShard > 0 && len(s.m) >= db.perShard {
+		db.evict(s)
+	}
+	s.m[id] = rec
+	s.mu.Unlock()
+	return nil
+}
+
+// evict makes room in a full shard. The caller holds s.mu.
+func (db *MemoryDatabase) evict(s *memShard) {
+	now := db.now().UnixNano()
+	var victim *Record
+	var victimID string
+	seen := 0
+	// Map iteration starts at a random position, which makes this a
+	// random sample.
+	for id, rec := range s.m {
+		exp := rec.expires.Load()
+		if exp <= now {
+			// An expired record makes room without hurting anyone.
+			delete(s.m, id)
+			rec.markDestroyed()
+			return
+		}
+		if victim == nil || exp < victim.expires.Load() {
+			victim, victimID = rec, id
+		}
+		if seen++; seen >= evictionSample {
+			break
+		}
+	}
+	if victim != nil {
+		delete(s.m, victimID)
+		victim.markDestroyed()
+	}
+}
+
+// Touch moves the expiry of the record stored under id.
+func (db *MemoryDatabase) Touch(_ context.Context, id string, expiresAt time.Time) error {
+	s := db.shard(id)
+	s.mu.RLock()
+	rec := s.m[id]
+	s.mu.RUnlock()
+	if rec != nil {
+		rec.SetExpiresAt(expiresAt)
+	}
+	return nil
+}
+
+// Delete removes the record stored under id and marks it destroyed, so
+// every Session still holding it sees it empty.
+func (db *MemoryDatabase) Delete(_ context.Context, id string) error {
+	s := db.shard(id)
+	s.mu.Lock()
+	rec := s.m[id]
+	delete(s.m, id)
+	s.mu.Unlock()
+	if rec != nil {
+		rec.markDestroyed()
+	}
+	return nil
+}
+
+// Rename moves rec from oldID to newID. The old ID is removed first, so no
+// moment exists where it is still readable after the new one is.
+func (db *MemoryDatabase) Rename(_ context.Context, oldID, newID string, rec *Record) error {
+	s := db.shard(oldID)
+	s.mu.Lock()
+	old := s.m[oldID]
+	delete(s.m, oldID)
+	s.mu.Unlock()
+	if old != nil && old != rec {
+		old.markDestroyed()
+	}
+	return db.Save(context.Background(), newID, rec)
+}
+
+// Len returns the number of stored records, expired ones not yet removed
+// included.
+func (db *MemoryDatabase) Len() int {
+	n := 0
+	for i := range db.shards {
+		s := &db.shards[i]
+		s.mu.RLock()
+		n += len(s.m)
+		s.mu.RUnlock()
+	}
+	return n
+}
+
+// Sweep removes every expired record now and returns how many it removed.
+// The sweeper goroutine calls it periodically.
+func (db *MemoryDatabase) Sweep() int {
+	removed := 0
+	for i := range db.shards {
+		now := db.now().UnixNano()
+		s := &db.shards[i]
+		// A read-locked scan first: most sweeps of most shards find
+		// nothing, and then writers are never blocked.
+		s.mu.RLock()
+		stale := false
+		for _, rec := range s.m {
+			if rec.expires.Load() <= now {
+				stale = true
+				break
+			}
+		}
+		s.mu.RUnlock()
+		if !stale {
+			continue
+		}
+		s.mu.Lock()
+		for id, rec := range s.m {
+			if rec.expires.Load() <= now {
+				delete(s.m, id)
+				rec.markDestroyed()
+				removed++
+			}
+		}
+		s.mu.Unlock()
+	}
+	return removed
+}
+
+func (db *MemoryDatabase) sweeper(tick <-chan time.Time, stopTicker func()) {
+	defer close(db.done)
+	defer stopTicker()
+	for {
+		select {
+		case <-db.stop:
+			return
+		case <-tick:
+			db.Sweep()
+		}
+	}
+}
+
+// Close stops the sweeper and waits for it to return. The stored sessions
+// stay readable. It is safe to call more than once.
+func (db *MemoryDatabase) Close() error {
+	db.closeOnce.Do(func() {
+		close(db.stop)
+		if db.done != nil {
+			<-db.done
+		}
+	})
+	return nil
+}
