@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -48,7 +49,9 @@ func BuildGo(t testing.TB, app string) string {
 // session cookie back and expects the same answer. Then it stops the app and
 // requires that it printed nothing else, on stdout or stderr: logging must
 // be off, since a line per request would be measured along with the app.
-func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration) {
+// Each of the tolerated strings (a known one-time startup warning) is removed
+// from stderr before that check.
+func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration, tolerated ...string) {
 	t.Helper()
 	_, c := MustContract(t)
 	_, ep, err := c.Endpoint(app)
@@ -82,7 +85,11 @@ func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration) {
 	if got := p.Stdout(); len(got) > 2 {
 		t.Errorf("%s printed more than the readiness lines to stdout: %q", app, got[2:])
 	}
-	if got := p.Stderr(); got != "" {
+	stderr := p.Stderr()
+	for _, s := range tolerated {
+		stderr = strings.ReplaceAll(stderr, s, "")
+	}
+	if got := strings.TrimSpace(stderr); got != "" {
 		t.Errorf("%s printed to stderr: %q", app, got)
 	}
 }

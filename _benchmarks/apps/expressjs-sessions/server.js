@@ -1,0 +1,70 @@
+// expressjs-sessions: the sessions comparison on Express 5 with
+// express-session and its MemoryStore: GET /setget sets "key" to "value" in
+// the session, reads it back and writes it. The cookie is not marked secure
+// (the benchmark is plain HTTP, where a secure cookie is never sent back);
+// saveUninitialized makes a cookie-less request create and store a session
+// like the other stacks do, resave is off. express-session prints its
+// MemoryStore warning once per process at startup in production mode.
+//
+// Release mode by default (NODE_ENV=production unless set), no logger.
+// WORKERS=N (default 1) runs N worker processes with node:cluster sharing
+// the port, as the original benchmark did with throng; with one worker no
+// cluster primary is involved at all.
+'use strict';
+
+process.env.NODE_ENV = process.env.NODE_ENV || 'production';
+
+const cluster = require('node:cluster');
+const express = require('express');
+const session = require('express-session');
+
+const port = Number(process.env.PORT || 5000);
+const workers = Math.max(1, Number(process.env.WORKERS || 1));
+
+function createApp() {
+  const app = express();
+  app.use(session({
+    secret: 'vireo-benchmark-secret',
+    store: new session.MemoryStore(),
+    resave: false,
+    saveUninitialized: true,
+    cookie: { secure: false, httpOnly: true },
+  }));
+  app.get('/setget', (req, res) => {
+    req.session.key = 'value';
+    res.type('text/plain').send(req.session.key);
+  });
+  return app;
+}
+
+function ready(actualPort) {
+  process.stdout.write(`Now listening on: http://127.0.0.1:${actualPort}\n` +
+    'Application started. Press CTRL+C to shut down.\n');
+}
+
+if (workers > 1 && cluster.isPrimary) {
+  let listening = 0;
+  cluster.on('listening', (worker, address) => {
+    listening++;
+    if (listening === workers) ready(address.port);
+  });
+  // A worker that dies invalidates the measurement: fail loudly instead of
+  // silently respawning it.
+  cluster.on('exit', (worker, code, signal) => {
+    console.error(`worker ${worker.process.pid} exited (${signal || code})`);
+    process.exit(1);
+  });
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.on(sig, () => {
+      cluster.removeAllListeners('exit');
+      for (const id in cluster.workers) cluster.workers[id].process.kill(sig);
+      process.exit(0);
+    });
+  }
+  for (let i = 0; i < workers; i++) cluster.fork();
+} else {
+  const server = createApp().listen(port, '127.0.0.1', (err) => {
+    if (err) throw err;
+    if (!cluster.isWorker) ready(server.address().port);
+  });
+}

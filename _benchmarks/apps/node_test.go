@@ -1,0 +1,88 @@
+// Package apps_test checks the benchmark apps that are not Go packages: the
+// Express apps here (when node and npm are installed) and the ASP.NET Core
+// apps in dotnet_test.go (when dotnet is). The Go apps test themselves in
+// their own packages.
+package apps_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+)
+
+// memoryStoreWarning is what express-session prints once per process at
+// startup when it uses its MemoryStore in production mode.
+const memoryStoreWarning = "Warning: connect.session() MemoryStore is not\n" +
+	"designed for a production environment, as it will leak\n" +
+	"memory, and will not scale past a single process."
+
+// lockStamp is written into node_modules after a successful npm ci, holding
+// the hash of the package-lock.json installed, so that later test runs skip
+// the install until the lock file changes.
+const lockStamp = ".vireo-lock-sha256"
+
+// npmCI installs the app's dependencies from its lock file, unless the
+// installed ones already match it.
+func npmCI(t *testing.T, dir string) {
+	t.Helper()
+	lock, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(lock)
+	want := hex.EncodeToString(sum[:])
+	stamp := filepath.Join(dir, "node_modules", lockStamp)
+	if got, err := os.ReadFile(stamp); err == nil && string(got) == want {
+		return
+	}
+	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--prefer-offline")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
+	}
+	if err := os.WriteFile(stamp, []byte(want), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestExpressApps(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not found: the Express apps are not checked")
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("npm not found: the Express apps cannot be installed")
+	}
+	root, _ := benchtest.MustContract(t)
+	tests := []struct {
+		app     string
+		workers string
+	}{
+		{"expressjs", "1"},
+		{"expressjs", "2"}, // node:cluster: the primary prints readiness after both workers listen
+		{"expressjs-mvc", "1"},
+		{"expressjs-templates", "1"},
+		{"expressjs-sessions", "1"},
+		{"expressjs-sessions", "2"},
+	}
+	installed := map[string]bool{}
+	for _, tt := range tests {
+		dir := filepath.Join(root, "apps", tt.app)
+		if !installed[tt.app] {
+			npmCI(t, dir)
+			installed[tt.app] = true
+		}
+		t.Run(tt.app+"/workers="+tt.workers, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command("node", "server.js")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "WORKERS="+tt.workers, "NODE_ENV=production")
+			benchtest.CheckApp(t, tt.app, cmd, 30*time.Second, memoryStoreWarning)
+		})
+	}
+}
