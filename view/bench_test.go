@@ -1,0 +1,132 @@
+package view
+
+import (
+	"embed"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/valyala/bytebufferpool"
+)
+
+// benchFS holds copies of the benchmark suite's templates page
+// (_benchmarks/expected/views-html and views-django) and the body every
+// stack must answer with (_benchmarks/expected/templates.html).
+//
+//go:embed testdata/bench
+var benchFS embed.FS
+
+// benchData is what the benchmark apps pass: the title.
+var benchData = map[string]any{"Title": "Home Page"}
+
+func benchSub(t testing.TB, dir string) fs.FS {
+	sub, err := fs.Sub(benchFS, "testdata/bench/"+dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sub
+}
+
+func benchHTML(t testing.TB) Engine {
+	e := HTML(benchSub(t, "html"), ".html").Layout("layouts/layout.html")
+	mustLoad(t, e)
+	return e
+}
+
+func benchDjango(t testing.TB) Engine {
+	e := Django(benchSub(t, "django"), ".html")
+	mustLoad(t, e)
+	return e
+}
+
+// benchDjangoEngineLayout serves the same page with an engine layout
+// ({{ content }}) instead of {% extends %}.
+func benchDjangoEngineLayout(t testing.TB) Engine {
+	layout, _ := fs.ReadFile(benchFS, "testdata/bench/django/layout.html")
+	index, _ := fs.ReadFile(benchFS, "testdata/bench/django/index.html")
+	page := strings.TrimSuffix(strings.TrimPrefix(string(index), `{% extends "layout.html" %}{% block content %}`), `{% endblock %}`+"\n")
+	e := Django(fstest.MapFS{
+		"layout.html": {Data: []byte(strings.Replace(string(layout), `{% block content %}{% endblock %}`, `{{ content }}`, 1))},
+		"index.html":  {Data: []byte(page)},
+	}, ".html").Layout("layout.html")
+	mustLoad(t, e)
+	return e
+}
+
+// TestBenchmarkPage checks that every way of rendering the benchmark page,
+// from embed.FS and from a directory, gives the canonical body byte for byte.
+func TestBenchmarkPage(t *testing.T) {
+	want, err := os.ReadFile("testdata/bench/expected.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirHTML := HTMLDir("testdata/bench/html", ".html").Layout("layouts/layout.html")
+	dirDjango := DjangoDir("testdata/bench/django", ".html")
+	mustLoad(t, dirHTML)
+	mustLoad(t, dirDjango)
+	engines := []struct {
+		name string
+		e    Engine
+	}{
+		{"html embed", benchHTML(t)},
+		{"html dir", dirHTML},
+		{"django embed", benchDjango(t)},
+		{"django dir", dirDjango},
+		{"django engine layout", benchDjangoEngineLayout(t)},
+	}
+	for _, tt := range engines {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := render(tt.e, "index.html", "", benchData)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("body differs from testdata/bench/expected.html:\n%s", got)
+			}
+		})
+	}
+}
+
+// benchRender renders the page the way the core does: into a pooled buffer.
+func benchRender(b *testing.B, e Engine) {
+	b.ReportAllocs()
+	buf := bytebufferpool.Get()
+	defer bytebufferpool.Put(buf)
+	for i := 0; i < b.N; i++ {
+		buf.Reset()
+		if err := e.ExecuteWriter(buf, "index.html", "", benchData); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(buf.Len()))
+}
+
+func benchRenderParallel(b *testing.B, e Engine) {
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		buf := bytebufferpool.Get()
+		defer bytebufferpool.Put(buf)
+		for pb.Next() {
+			buf.Reset()
+			if err := e.ExecuteWriter(buf, "index.html", "", benchData); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+func BenchmarkHTML(b *testing.B)               { benchRender(b, benchHTML(b)) }
+func BenchmarkHTMLParallel(b *testing.B)       { benchRenderParallel(b, benchHTML(b)) }
+func BenchmarkDjango(b *testing.B)             { benchRender(b, benchDjango(b)) }
+func BenchmarkDjangoParallel(b *testing.B)     { benchRenderParallel(b, benchDjango(b)) }
+func BenchmarkDjangoEngineLayout(b *testing.B) { benchRender(b, benchDjangoEngineLayout(b)) }
+
+// BenchmarkHTMLReload shows what Reload costs per render (a directory walk).
+func BenchmarkHTMLReload(b *testing.B) {
+	e := HTMLDir("testdata/bench/html", ".html").Layout("layouts/layout.html").Reload(true)
+	mustLoad(b, e)
+	benchRender(b, e)
+}
