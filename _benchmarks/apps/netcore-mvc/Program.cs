@@ -1,0 +1,33 @@
+// netcore-mvc: the mvc comparison on ASP.NET Core. Controllers are added with
+// AddControllers (the MVC core plus what API controllers use, without views
+// or Razor Pages: not the full AddMvc) and mapped by their attribute routes;
+// ValuesController answers GET /api/values/{id}.
+//
+// Logging providers are cleared, so nothing is logged during load; the two
+// readiness lines are printed here in the words every app of the suite uses.
+// The address is --urls / ASPNETCORE_URLS when given, else
+// http://127.0.0.1:$PORT (5000).
+
+var builder = WebApplication.CreateBuilder(args);
+builder.Logging.ClearProviders();
+if (string.IsNullOrEmpty(builder.Configuration["urls"]))
+{
+    var port = Environment.GetEnvironmentVariable("PORT") ?? "5000";
+    builder.WebHost.UseUrls($"http://127.0.0.1:{port}");
+}
+builder.Services.AddControllers();
+
+var app = builder.Build();
+
+app.MapControllers();
+
+app.Lifetime.ApplicationStarted.Register(() =>
+{
+    foreach (var address in app.Urls)
+    {
+        Console.WriteLine($"Now listening on: {address}");
+    }
+    Console.WriteLine("Application started. Press CTRL+C to shut down.");
+});
+
+app.Run();

@@ -1,0 +1,31 @@
+// netcore: the simple comparison on ASP.NET Core. Kestrel serves one
+// minimal API endpoint, GET /api/values/{id}, whose string result ASP.NET
+// Core writes as text/plain; charset=utf-8.
+//
+// Logging providers are cleared, so nothing is logged during load; the two
+// readiness lines Kestrel's lifetime logger would print are printed here
+// instead, in the same words every app of the suite uses. The address is
+// --urls / ASPNETCORE_URLS when given, else http://127.0.0.1:$PORT (5000).
+
+var builder = WebApplication.CreateBuilder(args);
+builder.Logging.ClearProviders();
+if (string.IsNullOrEmpty(builder.Configuration["urls"]))
+{
+    var port = Environment.GetEnvironmentVariable("PORT") ?? "5000";
+    builder.WebHost.UseUrls($"http://127.0.0.1:{port}");
+}
+
+var app = builder.Build();
+
+app.MapGet("/api/values/{id}", (int id) => "value");
+
+app.Lifetime.ApplicationStarted.Register(() =>
+{
+    foreach (var address in app.Urls)
+    {
+        Console.WriteLine($"Now listening on: {address}");
+    }
+    Console.WriteLine("Application started. Press CTRL+C to shut down.");
+});
+
+app.Run();
