@@ -7,6 +7,7 @@
 // concurrently, so a render is a map lookup, a data conversion and one
 // Execute; with an engine layout, the page is rendered into a pooled buffer
 // first and handed to the layout as the safe variable content.
+
 package view
 
 import (
@@ -32,8 +33,8 @@ const DjangoContentKey = "content"
 //
 // Autoescaping is on (pongo2's default; pongo2.SetAutoescape(false) would turn
 // it off for the whole process). Render data may be a pongo2.Context, a map
-// with string keys or a struct (see the package documentation of the data
-// rules in django_data.go: exported fields by name, renamed by a `view` tag).
+// with string keys or a struct; see "Data in the Django engine" in the package
+// documentation.
 //
 // A DjangoEngine is safe for concurrent use once loaded.
 type DjangoEngine struct {

@@ -7,6 +7,7 @@
 // stays Title) unless a `view:"name"` tag renames it; `view:"-"` leaves it
 // out. Fields promoted from embedded structs are included like their own. The
 // field list of each struct type is computed once and cached.
+
 package view
 
 import (

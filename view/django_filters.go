@@ -13,6 +13,7 @@
 // one of them parses (pongo2 reads the map during parsing). Code outside this
 // package that calls pongo2.RegisterFilter while templates are being parsed
 // still races with pongo2 itself; register filters at start-up.
+
 package view
 
 import (

@@ -6,6 +6,7 @@
 // templates relative to the root, and only names starting with "./" or "../"
 // are relative to the including template. Names that would leave the root are
 // refused by Get.
+
 package view
 
 import (

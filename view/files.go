@@ -7,6 +7,7 @@
 // the files again and compares; only when something changed does it take the
 // rebuild mutex, stamp once more (another render may have rebuilt meanwhile)
 // and parse a fresh set. Renders that saw no change never wait.
+
 package view
 
 import (

@@ -6,6 +6,7 @@
 // template per (layout, page) pair in which the layout's yield is a call of
 // the page (see html_rewrite.go). Rendering is two map lookups and one
 // Execute; the set is immutable once built, so renders share no mutable state.
+
 package view
 
 import (
@@ -272,7 +273,11 @@ func (e *HTMLEngine) build(files []fileStamp) (*htmlSet, error) {
 			if rw.err != nil {
 				return nil, rw.err
 			}
-			t, err := root.AddParseTree(l+"|"+f.name, tree)
+			name := l + "|" + f.name
+			if root.Lookup(name) != nil {
+				return nil, fmt.Errorf("view: html: template name %q is used by the engine for %q in layout %q", name, f.name, l)
+			}
+			t, err := root.AddParseTree(name, tree)
 			if err != nil {
 				return nil, fmt.Errorf("view: html: compile %q in layout %q: %w", f.name, l, err)
 			}

@@ -15,6 +15,7 @@
 // A render then executes one ordinary template: no extra buffer, no string
 // copy of the page and nothing shared that changes. html/template escapes the
 // called page in the context of the layout, as for any {{ template }} call.
+
 package view
 
 import (

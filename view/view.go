@@ -32,7 +32,7 @@
 // the dot). The engine's default layout is set with HTMLEngine.Layout; the
 // layout argument of ExecuteWriter overrides it for one render ("" keeps the
 // default, NoLayout renders the page alone). yield must be a whole action,
-// {{ yield . }}, in the layout file's own body (not in a {{ define }} block
+// {{ yield . }}, in the layout file's own body (not in a {{ define }} or {{ block }}
 // and not in a pipeline); anywhere else it fails with an error at render time.
 //
 // partial includes another template by name with the value given to it:
@@ -56,6 +56,24 @@
 // ExecuteWriter) is supported as well: the page is rendered first, then the
 // layout is rendered with the same data plus the page's output in the
 // variable content, marked safe ({{ content }}).
+//
+// Custom filters (DjangoEngine.Filter) are registered in pongo2 at Load.
+// pongo2 keeps filters in one table for the whole process, so a filter name
+// must be unique: a name pongo2 already has (a builtin, or one registered by
+// other code or another engine) makes Load fail instead of replacing it.
+// Globals (DjangoEngine.Globals) belong to the engine's own pongo2
+// TemplateSet; the engine never uses pongo2's default set. A computed
+// {% include name %} is parsed by pongo2 when it runs.
+//
+// # Data in the Django engine
+//
+// pongo2 looks variables up by name. A pongo2.Context or a map[string]any is
+// used as it is (never modified); other maps with string keys are copied. A
+// struct, or a pointer to one, gives one variable per exported field, named
+// as declared ({{ Title }} for the field Title), or as its `view:"name"` tag
+// says; `view:"-"` leaves a field out and fields promoted from embedded
+// structs are included. nil renders with the globals only; any other type is
+// an error.
 //
 // # Escaping
 //
