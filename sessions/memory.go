@@ -22,6 +22,7 @@ package sessions
 import (
 	"context"
 	"hash/maphash"
+	"math"
 	"sync"
 	"time"
 )
@@ -38,6 +39,9 @@ const (
 	// evictionSample is how many records an insertion into a full shard
 	// looks at to choose a victim.
 	evictionSample = 8
+	// scanGap is the shortest time between two full scans of a shard by
+	// evict.
+	scanGap = time.Second
 )
 
 // MemoryConfig configures a MemoryDatabase. The zero value is usable.
@@ -74,8 +78,13 @@ type MemoryDatabase struct {
 type memShard struct {
 	mu sync.RWMutex
 	m  map[string]*Record
+	// minExp is the earliest expiry seen by the last full scan: before
+	// it, no record of the shard can have expired. Guarded by mu.
+	minExp int64
+	// nextScan is the earliest time evict may scan the shard again.
+	nextScan int64
 	// pad keeps two shards' locks off the same cache line.
-	_ [40]byte
+	_ [24]byte
 }
 
 // NewMemoryDatabase returns an in-memory Database and starts its sweeper.
@@ -173,8 +182,21 @@ func (db *MemoryDatabase) Save(_ context.Context, id string, rec *Record) error 
 }
 
 // evict makes room in a full shard. The caller holds s.mu.
+//
+// When a record of the shard may have expired (the clock passed the
+// earliest expiry seen by the last scan), a full scan removes every expired
+// record, at most once per scanGap so that a steady flood cannot turn each
+// insertion into an O(shard) scan. When that frees nothing, the record
+// closest to expiry among a random sample of evictionSample is dropped.
 func (db *MemoryDatabase) evict(s *memShard) {
 	now := db.now().UnixNano()
+	if now >= s.minExp && now >= s.nextScan {
+		s.nextScan = now + int64(scanGap)
+		s.minExp = db.removeExpired(s, now)
+		if len(s.m) < db.perShard {
+			return
+		}
+	}
 	var victim *Record
 	var victimID string
 	seen := 0
@@ -183,7 +205,6 @@ func (db *MemoryDatabase) evict(s *memShard) {
 	for id, rec := range s.m {
 		exp := rec.expires.Load()
 		if exp <= now {
-			// An expired record makes room without hurting anyone.
 			delete(s.m, id)
 			rec.markDestroyed()
 			return
@@ -199,6 +220,24 @@ func (db *MemoryDatabase) evict(s *memShard) {
 		delete(s.m, victimID)
 		victim.markDestroyed()
 	}
+}
+
+// removeExpired deletes the records of s expired at now and returns the
+// earliest expiry among those left. The caller holds s.mu for writing.
+func (db *MemoryDatabase) removeExpired(s *memShard, now int64) int64 {
+	minExp := int64(math.MaxInt64)
+	for id, rec := range s.m {
+		exp := rec.expires.Load()
+		if exp <= now {
+			delete(s.m, id)
+			rec.markDestroyed()
+			continue
+		}
+		if exp < minExp {
+			minExp = exp
+		}
+	}
+	return minExp
 }
 
 // Touch moves the expiry of the record stored under id.
@@ -276,13 +315,9 @@ func (db *MemoryDatabase) Sweep() int {
 			continue
 		}
 		s.mu.Lock()
-		for id, rec := range s.m {
-			if rec.expires.Load() <= now {
-				delete(s.m, id)
-				rec.markDestroyed()
-				removed++
-			}
-		}
+		before := len(s.m)
+		s.minExp = db.removeExpired(s, now)
+		removed += before - len(s.m)
 		s.mu.Unlock()
 	}
 	return removed

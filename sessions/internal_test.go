@@ -1,0 +1,304 @@
+// Unit tests of the package internals: IDs, records, typed conversions and
+// the memory database's sweeper and cap.
+
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestNewIDUniqueAndValid(t *testing.T) {
+	seen := make(map[string]bool)
+	for i := 0; i < 2000; i++ {
+		id, err := NewID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(id) != IDLength || !ValidID(id) {
+			t.Fatalf("NewID returned %q, which ValidID rejects", id)
+		}
+		if seen[id] {
+			t.Fatalf("duplicate ID %q", id)
+		}
+		seen[id] = true
+	}
+}
+
+func TestValidID(t *testing.T) {
+	id, _ := NewID()
+	nonCanonical := id[:IDLength-1] + "B" // 'B' has a low bit set
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{id, true},
+		{"AAAAAAAAAAAAAAAAAAAAAA", true},
+		{"", false},
+		{"short", false},
+		{id + "A", false},
+		{id[:IDLength-1] + "!", false},
+		{"AAAAAAAAAA/AAAAAAAAAAA", false},
+		{"AAAAAAAAAA+AAAAAAAAAAA", false},
+		{nonCanonical, false},
+		{"ÄAAAAAAAAAAAAAAAAAAAA", false},
+	}
+	for _, tt := range tests {
+		if got := ValidID(tt.in); got != tt.want {
+			t.Errorf("ValidID(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func testSession(values ...Entry) *Session {
+	m := New(Config{Database: NewMemoryDatabase(MemoryConfig{SweepInterval: -1})})
+	rec := NewRecord(Snapshot{Values: values, ExpiresAt: time.Now().Add(time.Hour)})
+	return &Session{m: m, rec: rec, id: "x", detached: true}
+}
+
+func TestTypedGetters(t *testing.T) {
+	s := testSession(
+		Entry{"int", 7}, Entry{"int64", int64(1) << 40}, Entry{"uint8", uint8(200)},
+		Entry{"float", 2.0}, Entry{"frac", 2.5}, Entry{"huge", 1e300}, Entry{"num", json.Number("12")},
+		Entry{"numf", json.Number("1.5")}, Entry{"str", "hello"}, Entry{"strnum", "34"}, Entry{"bytes", []byte("b")},
+		Entry{"bool", true}, Entry{"strbool", "true"}, Entry{"maxu", uint64(math.MaxUint64)},
+	)
+	ints := []struct {
+		key  string
+		want int64
+	}{
+		{"int", 7}, {"int64", 1 << 40}, {"uint8", 200}, {"float", 2}, {"num", 12}, {"strnum", 34},
+		{"frac", -1}, {"huge", -1}, {"str", -1}, {"bool", -1}, {"missing", -1}, {"maxu", -1}, {"numf", -1},
+	}
+	for _, tt := range ints {
+		if got := s.GetInt64(tt.key, -1); got != tt.want {
+			t.Errorf("GetInt64(%s) = %d, want %d", tt.key, got, tt.want)
+		}
+		if got := s.GetInt(tt.key, -1); int64(got) != tt.want {
+			t.Errorf("GetInt(%s) = %d, want %d", tt.key, got, tt.want)
+		}
+	}
+	floats := []struct {
+		key  string
+		want float64
+	}{{"frac", 2.5}, {"int", 7}, {"numf", 1.5}, {"strnum", 34}, {"str", -1}, {"missing", -1}}
+	for _, tt := range floats {
+		if got := s.GetFloat64(tt.key, -1); got != tt.want {
+			t.Errorf("GetFloat64(%s) = %g, want %g", tt.key, got, tt.want)
+		}
+	}
+	strs := []struct{ key, want string }{{"str", "hello"}, {"bytes", "b"}, {"num", "12"}, {"int", "-"}, {"missing", "-"}}
+	for _, tt := range strs {
+		if got := s.GetString(tt.key, "-"); got != tt.want {
+			t.Errorf("GetString(%s) = %q, want %q", tt.key, got, tt.want)
+		}
+	}
+	bools := []struct {
+		key       string
+		def, want bool
+	}{{"bool", false, true}, {"strbool", false, true}, {"str", true, true}, {"int", false, false}, {"missing", true, true}}
+	for _, tt := range bools {
+		if got := s.GetBool(tt.key, tt.def); got != tt.want {
+			t.Errorf("GetBool(%s) = %v, want %v", tt.key, got, tt.want)
+		}
+	}
+}
+
+func TestRecordValuesAndFlashes(t *testing.T) {
+	s := testSession()
+	s.Set("a", 1)
+	s.Set("b", 2)
+	s.Set("a", 3)
+	s.SetFlash("a", "flash")
+	if got := s.Get("a"); got != 3 {
+		t.Fatalf("Get(a) = %v, want 3 (flash keys are separate)", got)
+	}
+	if s.Len() != 2 || !equalStrings(s.Keys(), []string{"a", "b"}) {
+		t.Fatalf("Len %d Keys %v, want 2 [a b]", s.Len(), s.Keys())
+	}
+	if !s.HasFlash("a") || s.PeekFlash("a") != "flash" || s.HasFlash("b") {
+		t.Fatal("HasFlash/PeekFlash wrong")
+	}
+	if got := s.GetFlash("a"); got != "flash" {
+		t.Fatalf("GetFlash = %v", got)
+	}
+	if s.HasFlash("a") || s.GetFlash("a") != nil {
+		t.Fatal("a flash survived its first read")
+	}
+	if !s.Delete("a") || s.Delete("a") || s.Get("a") != nil {
+		t.Fatal("Delete wrong")
+	}
+	s.Clear()
+	if s.Len() != 0 || len(s.Keys()) != 0 {
+		t.Fatal("Clear left values")
+	}
+}
+
+func TestRecordIndexAboveThreshold(t *testing.T) {
+	s := testSession()
+	const n = 100
+	for i := 0; i < n; i++ {
+		s.Set("k"+strconv.Itoa(i), i)
+		s.SetFlash("k"+strconv.Itoa(i), -i)
+	}
+	if s.rec.index == nil {
+		t.Fatal("no index above the threshold")
+	}
+	for i := 0; i < n; i += 2 {
+		if !s.Delete("k" + strconv.Itoa(i)) {
+			t.Fatalf("Delete(k%d) found nothing", i)
+		}
+	}
+	for i := 0; i < n; i++ {
+		want := any(nil)
+		if i%2 == 1 {
+			want = i
+		}
+		if got := s.Get("k" + strconv.Itoa(i)); got != want {
+			t.Fatalf("Get(k%d) = %v, want %v", i, got, want)
+		}
+		if got := s.PeekFlash("k" + strconv.Itoa(i)); got != -i {
+			t.Fatalf("PeekFlash(k%d) = %v", i, got)
+		}
+	}
+	for i := 1; i < n-2*indexThreshold; i += 2 {
+		s.Delete("k" + strconv.Itoa(i))
+	}
+	if s.Len() > indexThreshold || s.rec.index != nil {
+		t.Fatalf("index kept with %d values", s.Len())
+	}
+	keys := s.Keys()
+	for i, k := range keys {
+		if s.Get(k) == nil {
+			t.Fatalf("key %d %q lost after shrinking", i, k)
+		}
+	}
+}
+
+func TestSnapshotRoundTrip(t *testing.T) {
+	exp := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	in := Snapshot{Values: []Entry{{"x", 1}, {"y", "two"}}, Flashes: []Entry{{"x", "f"}}, ExpiresAt: exp, Lifetime: time.Hour}
+	out := NewRecord(in).Snapshot()
+	if len(out.Values) != 2 || out.Values[0] != in.Values[0] || out.Values[1] != in.Values[1] ||
+		len(out.Flashes) != 1 || out.Flashes[0] != in.Flashes[0] || !out.ExpiresAt.Equal(exp) || out.Lifetime != time.Hour {
+		t.Fatalf("round trip changed the snapshot: %+v", out)
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// fakeClock is a settable clock for the memory database tests.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func fill(t *testing.T, db *MemoryDatabase, n int, exp time.Time) []string {
+	t.Helper()
+	ids := make([]string, n)
+	for i := range ids {
+		id, _ := NewID()
+		ids[i] = id
+		if err := db.Save(context.Background(), id, newRecord(exp)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ids
+}
+
+func TestSweeperRemovesExpiredOnTick(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(1e9, 0)}
+	tick := make(chan time.Time)
+	db := newMemoryDatabase(MemoryConfig{Now: clock.Now}, tick)
+	defer db.Close()
+	fill(t, db, 300, clock.Now().Add(time.Minute))
+	live := fill(t, db, 10, clock.Now().Add(time.Hour))
+	clock.Advance(2 * time.Minute)
+	tick <- time.Time{}
+	tick <- time.Time{} // accepted only once the first sweep has finished
+	if n := db.Len(); n != len(live) {
+		t.Fatalf("after the sweep %d records remain, want %d", n, len(live))
+	}
+	for _, id := range live {
+		if rec, _ := db.Load(context.Background(), id); rec == nil {
+			t.Fatal("sweeper removed a live record")
+		}
+	}
+}
+
+func TestSweeperStopsOnClose(t *testing.T) {
+	dbs := make([]*MemoryDatabase, 20)
+	for i := range dbs {
+		dbs[i] = NewMemoryDatabase(MemoryConfig{SweepInterval: time.Millisecond})
+	}
+	// Every sweeper is counted from its go statement on.
+	during := runtime.NumGoroutine()
+	for _, db := range dbs {
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-db.done:
+		default:
+			t.Fatal("Close returned before the sweeper stopped")
+		}
+		db.Close() // idempotent
+	}
+	// The sweepers have returned; their goroutines disappear from the
+	// count as soon as the runtime reaps them.
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > during-len(dbs) {
+		if time.Now().After(deadline) {
+			t.Fatalf("goroutine leak: %d goroutines, %d with the 20 sweepers running", runtime.NumGoroutine(), during)
+		}
+		runtime.Gosched()
+	}
+	// SweepInterval < 0 starts no goroutine at all.
+	n := runtime.NumGoroutine()
+	db := NewMemoryDatabase(MemoryConfig{SweepInterval: -1})
+	if runtime.NumGoroutine() != n {
+		t.Fatal("a goroutine started with the sweeper disabled")
+	}
+	db.Close()
+}
+
+func TestMemoryCapEvicts(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(1e9, 0)}
+	db := NewMemoryDatabase(MemoryConfig{Now: clock.Now, MaxSessions: 512, Shards: 8, SweepInterval: -1})
+	defer db.Close()
+	fill(t, db, 5000, clock.Now().Add(time.Hour))
+	if n := db.Len(); n > 512 {
+		t.Fatalf("%d records stored, cap is 512", n)
+	}
+	// Expired records are evicted before live ones.
+	clock.Advance(2 * time.Hour)
+	live := fill(t, db, 200, clock.Now().Add(time.Hour))
+	for _, id := range live {
+		if rec, _ := db.Load(context.Background(), id); rec == nil {
+			t.Fatal("a live record was evicted while expired ones remained")
+		}
+	}
+}
