@@ -167,8 +167,10 @@ func (o Options) Args() ([]string, error) {
 	switch {
 	case o.Requests > 0:
 		args = append(args, "-n", strconv.FormatInt(o.Requests, 10))
-	case o.Duration > 0:
+	case o.Duration >= time.Second:
 		args = append(args, "-d", o.Duration.String())
+	case o.Duration > 0:
+		return nil, fmt.Errorf("bombardier: duration %v is shorter than bombardier's minimum of 1s", o.Duration)
 	default:
 		return nil, errors.New("bombardier: neither a request count nor a duration")
 	}

@@ -132,6 +132,7 @@ func TestArgs(t *testing.T) {
 			[]string{"-c", "125", "-n", "1000000", "-l", "-o", "json", "-p", "r", "http://127.0.0.1:5000/x"}, false},
 		{"duration and cookie", Options{URL: "http://h/", Connections: 4, Duration: 2 * time.Second, Timeout: 5 * time.Second, Headers: []string{"Cookie: a=b"}},
 			[]string{"-c", "4", "-d", "2s", "-t", "5s", "-H", "Cookie: a=b", "-l", "-o", "json", "-p", "r", "http://h/"}, false},
+		{"sub-second duration", Options{URL: "http://h/", Connections: 1, Duration: 500 * time.Millisecond}, nil, true},
 		{"no url", Options{Connections: 1, Requests: 1}, nil, true},
 		{"no load", Options{URL: "http://h/", Connections: 1}, nil, true},
 		{"no connections", Options{URL: "http://h/", Requests: 1}, nil, true},

@@ -1,0 +1,148 @@
+// CPU sets for pinning: the server and bombardier run on disjoint CPU sets
+// (taskset -c), so the load generator never steals the server's cycles and
+// the figures measure the server on the CPUs it was given.
+package runner
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ParseCPUList parses a CPU list in taskset/cpuset syntax ("0", "0-3",
+// "0,2-3") into sorted, distinct CPU numbers.
+func ParseCPUList(s string) ([]int, error) {
+	seen := map[int]bool{}
+	for _, part := range strings.Split(strings.TrimSpace(s), ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			return nil, fmt.Errorf("runner: CPU list %q has an empty element", s)
+		}
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil || a < 0 {
+			return nil, fmt.Errorf("runner: CPU list %q: bad CPU %q", s, lo)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return nil, fmt.Errorf("runner: CPU list %q: bad range %q", s, part)
+			}
+		}
+		for i := a; i <= b; i++ {
+			seen[i] = true
+		}
+	}
+	cpus := make([]int, 0, len(seen))
+	for c := range seen {
+		cpus = append(cpus, c)
+	}
+	sort.Ints(cpus)
+	return cpus, nil
+}
+
+// FormatCPUList is the inverse of ParseCPUList, with ranges collapsed.
+func FormatCPUList(cpus []int) string {
+	var parts []string
+	for i := 0; i < len(cpus); {
+		j := i
+		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
+			j++
+		}
+		if i == j {
+			parts = append(parts, strconv.Itoa(cpus[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", cpus[i], cpus[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}
+
+// allowedCPUs returns the CPUs this process may run on (its affinity mask),
+// or 0..n-1 when /proc does not say.
+func allowedCPUs(n int) []int {
+	if data, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
+				if cpus, err := ParseCPUList(v); err == nil && len(cpus) > 0 {
+					return cpus
+				}
+			}
+		}
+	}
+	cpus := make([]int, n)
+	for i := range cpus {
+		cpus[i] = i
+	}
+	return cpus
+}
+
+// DefaultCPUSplit gives the server the first half of the allowed CPUs and
+// bombardier the rest (on 2 cores: server 0, load 1). With a single CPU both
+// are empty: nothing can be separated.
+func DefaultCPUSplit(n int) (server, load string) {
+	cpus := allowedCPUs(n)
+	if len(cpus) < 2 {
+		return "", ""
+	}
+	half := len(cpus) / 2
+	return FormatCPUList(cpus[:half]), FormatCPUList(cpus[half:])
+}
+
+// CheckCPUSplit parses both lists and checks that each is non-empty, that
+// they are disjoint and that every CPU is one this process may use.
+func CheckCPUSplit(server, load string, n int) ([]int, []int, error) {
+	s, err := ParseCPUList(server)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := ParseCPUList(load)
+	if err != nil {
+		return nil, nil, err
+	}
+	allowed := map[int]bool{}
+	for _, c := range allowedCPUs(n) {
+		allowed[c] = true
+	}
+	inServer := map[int]bool{}
+	for _, c := range s {
+		if !allowed[c] {
+			return nil, nil, fmt.Errorf("runner: server CPU %d is not available (allowed: %s)", c, FormatCPUList(allowedCPUs(n)))
+		}
+		inServer[c] = true
+	}
+	for _, c := range l {
+		if !allowed[c] {
+			return nil, nil, fmt.Errorf("runner: load CPU %d is not available (allowed: %s)", c, FormatCPUList(allowedCPUs(n)))
+		}
+		if inServer[c] {
+			return nil, nil, fmt.Errorf("runner: CPU %d is in both the server (%s) and the load (%s) set", c, server, load)
+		}
+	}
+	return s, l, nil
+}
+
+// pinning holds the taskset prefixes of the server and the load generator.
+type pinning struct {
+	server, load []string // command prefixes, empty when not pinned
+	note         string   // why not, when not
+}
+
+// newPinning returns the taskset prefixes for the two CPU sets, or empty
+// prefixes and a note when pinning is impossible.
+func newPinning(server, load string) pinning {
+	if server == "" || load == "" {
+		return pinning{note: "a single CPU is available: server and bombardier share it"}
+	}
+	ts, err := exec.LookPath("taskset")
+	if err != nil {
+		return pinning{note: "taskset not found (install util-linux)"}
+	}
+	return pinning{server: []string{ts, "-c", server}, load: []string{ts, "-c", load}}
+}
+
+func (p pinning) pinned() bool { return len(p.server) > 0 }

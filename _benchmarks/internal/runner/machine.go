@@ -1,0 +1,126 @@
+// The machine and the versions a report records: CPU model, cores, OS and
+// kernel from /proc and /etc/os-release; the versions of Go, .NET, Node.js and
+// npm from their own commands; Express from the apps' package-lock.json; the
+// versions of bombardier and of the Go frameworks from the build information
+// embedded in the binaries (go version -m), so they are what actually ran.
+package runner
+
+import (
+	"context"
+	"debug/buildinfo"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/report"
+)
+
+// machineInfo describes this machine.
+func machineInfo() report.Machine {
+	m := report.Machine{Cores: runtime.NumCPU(), Arch: runtime.GOARCH}
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPUModel = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if data, err := os.ReadFile("/etc/os-release"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(line, "PRETTY_NAME="); ok {
+				m.OS = strings.Trim(v, `"`)
+			}
+		}
+	}
+	if m.OS == "" {
+		m.OS = runtime.GOOS
+	}
+	if data, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(data))
+	}
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+				m.MemTotalBytes = kb << 10
+			}
+		}
+	}
+	return m
+}
+
+// toolVersion runs a version command and returns its first line, or "" when
+// the tool is missing or fails.
+func toolVersion(ctx context.Context, name string, args ...string) string {
+	if _, err := exec.LookPath(name); err != nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Env = append(os.Environ(), "DOTNET_CLI_TELEMETRY_OPTOUT=1", "DOTNET_NOLOGO=1")
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return strings.TrimSpace(first)
+}
+
+// versions collects the runtime versions; Express and bombardier are filled
+// in by the caller once the apps and bombardier are built.
+func versions(ctx context.Context) report.Versions {
+	return report.Versions{
+		Go:     toolVersion(ctx, "go", "env", "GOVERSION"),
+		Dotnet: toolVersion(ctx, "dotnet", "--version"),
+		Node:   toolVersion(ctx, "node", "--version"),
+		Npm:    toolVersion(ctx, "npm", "--version"),
+	}
+}
+
+// frameworkModules are the modules whose versions a Go app's row records.
+var frameworkModules = []string{
+	"github.com/vireo-go/vireo",
+	"github.com/kataras/iris/v12",
+	"github.com/gin-gonic/gin",
+	"github.com/labstack/echo/v4",
+	"github.com/go-chi/chi/v5",
+	"github.com/gofiber/fiber/v2",
+	"github.com/valyala/fasthttp",
+	"github.com/julienschmidt/httprouter",
+	"github.com/flosch/pongo2/v6",
+	"github.com/gorilla/securecookie",
+	"github.com/codesenberg/bombardier",
+}
+
+// goBuildDeps returns the Go version and the framework module versions
+// embedded in the binary at path. A module replaced by a local directory
+// (Vireo itself) is recorded as "(devel)".
+func goBuildDeps(path string) map[string]string {
+	bi, err := buildinfo.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	deps := map[string]string{"go": bi.GoVersion}
+	// A tool built from a dependency (bombardier) is its own main module.
+	for _, d := range append([]*debug.Module{&bi.Main}, bi.Deps...) {
+		for _, m := range frameworkModules {
+			if d.Path == m {
+				v := d.Version
+				if d.Replace != nil {
+					v = d.Version + " => " + d.Replace.Path
+					if d.Replace.Version != "" {
+						v += " " + d.Replace.Version
+					}
+				}
+				deps[d.Path] = v
+			}
+		}
+	}
+	return deps
+}

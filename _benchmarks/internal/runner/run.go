@@ -1,0 +1,522 @@
+// The run itself: build everything first (so compilers never compete with a
+// measurement), then per comparison start the apps, verify them, warm them
+// up and measure them, interleaved or sequentially, and finally write the
+// report. Every server is stopped on return, whatever the outcome.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/_benchmarks/internal/bombardier"
+	"github.com/vireo-go/vireo/_benchmarks/internal/report"
+)
+
+// ErrFailed is returned (wrapped) when the run completed but some app failed
+// to build, verify or survive its load; the report lists the failures.
+var ErrFailed = errors.New("runner: run failed")
+
+// session is the state of one run.
+type session struct {
+	cfg      *Config
+	contract *benchtest.Contract
+	group    *Group
+	pin      pinning
+	lim      *limiter
+	load     *loader
+	apps     map[string]*app // every app of the plan, built or not
+	skipped  map[string]string
+	failed   map[string]string
+	loc      map[string]int
+	files    map[string][]string
+	failures []string
+	logDir   string
+	client   *http.Client
+}
+
+func (s *session) logf(format string, args ...any) {
+	fmt.Fprintf(s.cfg.Log, "%s  %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}
+
+func (s *session) fail(app, reason string) {
+	s.failures = append(s.failures, app+": "+reason)
+}
+
+// newSession loads the contract and the plan and resolves the apps.
+func newSession(cfg *Config) (*session, []planned, error) {
+	cfg.Defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
+	}
+	contract, err := benchtest.LoadContract(cfg.Root)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan, err := makePlan(cfg, contract)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &session{
+		cfg: cfg, contract: contract, group: &Group{},
+		apps: map[string]*app{}, skipped: map[string]string{}, failed: map[string]string{},
+		loc: map[string]int{}, files: map[string][]string{},
+		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}},
+	}
+	for _, p := range plan {
+		for _, name := range p.apps {
+			if s.apps[name] != nil {
+				continue
+			}
+			dir := filepath.Join(cfg.Root, "apps", name)
+			stack := contract.Stack(name)
+			if stack == "" {
+				stack = stackOf(dir)
+			}
+			a := &app{name: name, stack: stack, dir: dir}
+			s.apps[name] = a
+			if why := a.skipReason(); why != "" {
+				s.skipped[name] = why
+			}
+		}
+	}
+	return s, plan, nil
+}
+
+// buildApps builds every app that is not skipped, in plan order.
+func (s *session) buildApps(ctx context.Context, plan []planned) error {
+	done := map[string]bool{}
+	for _, p := range plan {
+		for _, name := range p.apps {
+			a := s.apps[name]
+			if done[name] {
+				continue
+			}
+			done[name] = true
+			if n, files, err := LinesOfCode(a.dir); err == nil && len(files) > 0 {
+				s.loc[name], s.files[name] = n, files
+			}
+			if why := s.skipped[name]; why != "" {
+				s.logf("skip   %-24s skipped: %s", name, why)
+				continue
+			}
+			s.logf("build  %-24s (%s)", name, a.stack)
+			if err := a.build(ctx, s.cfg.Root, s.cfg); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				reason := "build failed: " + firstLine(err.Error())
+				s.failed[name] = reason
+				s.fail(name, err.Error())
+				s.logf("FAILED %-24s %s\n%s", name, reason, err)
+				continue
+			}
+			s.logf("built  %-24s in %.1fs", name, a.buildSeconds)
+		}
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// Run builds, verifies and measures what cfg asks for and writes the report
+// into cfg.OutDir. The returned error wraps ErrFailed when the report was
+// written but some app failed; the results are returned whenever they could
+// be written.
+func Run(ctx context.Context, cfg Config) (*report.Results, report.Files, error) {
+	var files report.Files
+	s, plan, err := newSession(&cfg)
+	if err != nil {
+		return nil, files, err
+	}
+	defer s.group.StopAll()
+
+	res := &report.Results{StartedAt: time.Now().UTC(), Command: cfg.Command, Machine: machineInfo(), Versions: versions(ctx)}
+	s.pin = newPinning(cfg.ServerCPUs, cfg.LoadCPUs)
+	res.Settings = s.settings()
+	if cfg.Profile == ProfileConstrained {
+		s.lim = newLimiter(cfg.CPUQuotaPercent, cfg.MemoryMax)
+		res.Settings.Constraint = s.lim.Limit()
+		if s.lim.method == "none" {
+			s.logf("WARNING: the constrained profile cannot be applied: %s; measuring unconstrained and marking the results so", s.lim.note)
+		} else {
+			s.logf("constrained profile: %d%% of a CPU, %d MiB via %s", cfg.CPUQuotaPercent, cfg.MemoryMax>>20, s.lim.method)
+		}
+	}
+	if !s.pin.pinned() {
+		s.logf("WARNING: not pinning CPUs: %s", s.pin.note)
+	}
+	s.logDir = filepath.Join(cfg.OutDir, "logs")
+	if err := os.MkdirAll(s.logDir, 0o755); err != nil {
+		return nil, files, err
+	}
+
+	s.logf("build  bombardier (%s, pinned by go.sum)", bombardierPackage)
+	bin, version, err := buildBombardier(ctx, cfg.Root)
+	if err != nil {
+		return nil, files, err
+	}
+	res.Versions.Bombardier = version
+	s.load = &loader{bin: bin, prefix: s.pin.load}
+
+	if err := s.buildApps(ctx, plan); err != nil {
+		return nil, files, err
+	}
+	for _, a := range s.apps {
+		if v := a.deps["express"]; v != "" && res.Versions.Express == "" {
+			res.Versions.Express = v
+		}
+	}
+
+	for i := range plan {
+		c, err := s.runComparison(ctx, &plan[i])
+		if err != nil {
+			return nil, files, err
+		}
+		res.Comparisons = append(res.Comparisons, c)
+	}
+	res.FinishedAt = time.Now().UTC()
+	res.Failures = s.failures
+	files, err = report.WriteDir(cfg.OutDir, res)
+	if err != nil {
+		return res, files, err
+	}
+	s.logf("report %s", files.Markdown)
+	if len(s.failures) > 0 {
+		return res, files, fmt.Errorf("%w: %d failure(s):\n  %s", ErrFailed, len(s.failures), strings.Join(s.failures, "\n  "))
+	}
+	return res, files, nil
+}
+
+func (s *session) settings() report.Settings {
+	c := s.cfg
+	st := report.Settings{
+		Mode: c.Mode, Quick: c.Quick, Repeats: c.Repeats, Connections: c.Connections, Requests: c.Requests,
+		Warmup: c.Warmup.String(), Timeout: c.Timeout.String(),
+		ServerCPUs: c.ServerCPUs, LoadCPUs: c.LoadCPUs, Pinned: s.pin.pinned(), PinNote: s.pin.note,
+		GOMAXPROCS: c.GOMAXPROCS, NodeWorkers: c.NodeWorkers, Baseline: strings.Join(c.Baselines, ","),
+		Apps: c.Apps, Profile: c.Profile, BasePort: c.BasePort, CookieMethod: CookieMethod,
+	}
+	if c.Duration > 0 {
+		st.Duration = c.Duration.String()
+	}
+	if c.Mode == ModeInterleaved {
+		st.Warmup += " after start, " + c.Rewarm.String() + " before every later run"
+	}
+	return st
+}
+
+// live is an app of the comparison being run.
+type live struct {
+	app     *app
+	row     *report.App
+	proc    *Proc
+	mem     *memSampler
+	headers []string // the Cookie header of the cookie-keeping variant
+}
+
+// runComparison runs one comparison and returns its report section.
+func (s *session) runComparison(ctx context.Context, p *planned) (report.Comparison, error) {
+	c := report.Comparison{Name: p.name, Variant: p.variant, Method: p.ep.Method, Path: p.ep.Path,
+		Connections: p.connections, Requests: p.requests, Baseline: p.baseline}
+	if p.duration > 0 {
+		c.Duration = p.duration.String()
+	}
+	if p.variant == VariantCookieKeeping {
+		c.CookieMethod = CookieMethod
+	}
+	c.Apps = make([]report.App, len(p.apps))
+	for i, name := range p.apps {
+		a := s.apps[name]
+		c.Apps[i] = report.App{Name: name, Stack: a.stack, Skipped: s.skipped[name], Failed: s.failed[name],
+			LinesOfCode: s.loc[name], SourceFiles: s.files[name], Dependencies: a.deps, BuildSeconds: a.buildSeconds}
+	}
+	s.logf("==== %s: %s %s, bombardier -c %d %s, %d run(s) per app, %s mode", p.key(), p.ep.Method, p.ep.Path,
+		p.connections, loadString(p), s.cfg.Repeats, s.cfg.Mode)
+
+	var lives []*live
+	for i := range c.Apps {
+		row := &c.Apps[i]
+		if row.Skipped == "" && row.Failed == "" {
+			lives = append(lives, &live{app: s.apps[row.Name], row: row})
+		}
+	}
+	ports, err := s.ports(len(p.apps))
+	if err != nil {
+		return c, err
+	}
+	portOf := map[string]int{}
+	for i, name := range p.apps {
+		portOf[name] = ports[i]
+	}
+
+	var err2 error
+	if s.cfg.Mode == ModeSequential {
+		err2 = s.runSequential(ctx, p, lives, portOf)
+	} else {
+		err2 = s.runInterleaved(ctx, p, lives, portOf)
+	}
+	for _, lv := range lives {
+		if lv.proc != nil {
+			s.group.Remove(lv.proc)
+		}
+	}
+	return c, err2
+}
+
+func loadString(p *planned) string {
+	if p.duration > 0 {
+		return "-d " + p.duration.String()
+	}
+	return fmt.Sprintf("-n %d", p.requests)
+}
+
+// ports returns n ports for a comparison's apps: consecutive from BasePort,
+// or free ones when BasePort is zero.
+func (s *session) ports(n int) ([]int, error) {
+	ports := make([]int, n)
+	for i := range ports {
+		if s.cfg.BasePort > 0 {
+			ports[i] = s.cfg.BasePort + i
+			continue
+		}
+		p, err := benchtest.FreePort()
+		if err != nil {
+			return nil, err
+		}
+		ports[i] = p
+	}
+	return ports, nil
+}
+
+// excluded marks lv failed, records why, and stops its server.
+func (s *session) excluded(lv *live, reason, detail string) {
+	lv.row.Failed = reason
+	lv.row.Runs = nil
+	s.fail(lv.row.Name, reason+"\n"+detail)
+	s.logf("FAILED %-24s %s\n%s", lv.row.Name, reason, detail)
+	if lv.proc != nil {
+		s.group.Remove(lv.proc)
+		lv.proc = nil
+	}
+}
+
+// start starts lv's server on port (pinned, and limited under the
+// constrained profile), verifies it and warms it up. On failure lv is
+// excluded and false returned; err is only for cancellation.
+func (s *session) start(ctx context.Context, p *planned, lv *live, port int) (bool, error) {
+	if err := portFree(port); err != nil {
+		s.excluded(lv, fmt.Sprintf("port %d is in use", port), err.Error())
+		return false, nil
+	}
+	argv := append(append([]string(nil), s.pin.server...), lv.app.argv...)
+	env := append([]string(nil), lv.app.env...)
+	var cg *cgroup
+	if s.lim != nil {
+		var err error
+		argv, cg, err = s.lim.wrap(lv.app.name, argv)
+		if err != nil {
+			s.excluded(lv, "constrained profile: "+err.Error(), "")
+			return false, nil
+		}
+		env = append(env, cg.env()...)
+	}
+	logFile, err := os.Create(filepath.Join(s.logDir, p.key()+"-"+lv.app.name+".log"))
+	if err != nil {
+		return false, err
+	}
+	// Start closes the log once the process has exited.
+	s.logf("start  %-24s on :%d", lv.app.name, port)
+	proc, err := s.group.Start(ctx, ProcSpec{Name: lv.app.name, Argv: argv, Env: env, Dir: lv.app.dir, Port: port, Log: logFile}, s.cfg.StartTimeout)
+	if err != nil {
+		if cg != nil {
+			cg.remove()
+		}
+		logFile.Close()
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		s.excluded(lv, "did not start", err.Error())
+		return false, nil
+	}
+	proc.cg = cg
+	lv.proc = proc
+	lv.mem = newMemSampler(proc.Pid())
+
+	headers, err := s.verify(proc.URL(), p)
+	if err != nil {
+		s.excluded(lv, "verify: response differs from expected/"+p.ep.BodyFile, err.Error())
+		return false, nil
+	}
+	lv.headers = headers
+	s.logf("verify %-24s ok", lv.app.name)
+	if err := s.warm(ctx, p, lv, s.cfg.Warmup); err != nil {
+		return false, err
+	}
+	return lv.proc != nil, nil
+}
+
+// verify checks the server at url against the contract. For the sessions
+// comparison it also sends the session cookie back and, for the
+// cookie-keeping variant, returns the Cookie header the load will carry.
+func (s *session) verify(url string, p *planned) ([]string, error) {
+	cookies, err := benchtest.VerifyWithCookies(s.client, url, p.ep, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !p.ep.SetCookie {
+		return nil, nil
+	}
+	if _, err := benchtest.VerifyWithCookies(s.client, url, p.ep, cookies); err != nil {
+		return nil, fmt.Errorf("sending the session cookie back: %w", err)
+	}
+	if p.variant != VariantCookieKeeping {
+		return nil, nil
+	}
+	parts := make([]string, len(cookies))
+	for i, c := range cookies {
+		parts[i] = c.Name + "=" + c.Value
+	}
+	return []string{"Cookie: " + strings.Join(parts, "; ")}, nil
+}
+
+// warm loads lv for d without recording the figures; a server that dies
+// under it is excluded.
+func (s *session) warm(ctx context.Context, p *planned, lv *live, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	opts := bombardier.Options{URL: lv.proc.URL() + p.ep.Path, Connections: p.connections, Duration: d, Timeout: s.cfg.Timeout, Headers: lv.headers}
+	lv.mem.start(100 * time.Millisecond)
+	_, err := s.load.run(ctx, opts)
+	lv.mem.stopSampling()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if exited, werr := lv.proc.Exited(); exited {
+		s.excluded(lv, "exited during warm-up", fmt.Sprintf("%v\n%s", werr, lv.proc.Output()))
+		return nil
+	}
+	if err != nil {
+		s.excluded(lv, "warm-up failed", err.Error())
+	}
+	return nil
+}
+
+// measure performs one measured run of lv and appends it to its row.
+func (s *session) measure(ctx context.Context, p *planned, lv *live, round, step, steps int) error {
+	opts := bombardier.Options{URL: lv.proc.URL() + p.ep.Path, Connections: p.connections, Requests: p.requests,
+		Duration: p.duration, Timeout: s.cfg.Timeout, Headers: lv.headers}
+	run, err := s.load.measure(ctx, lv.proc, lv.mem, opts, round)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.excluded(lv, fmt.Sprintf("run %d failed", round), err.Error())
+		return nil
+	}
+	lv.row.Runs = append(lv.row.Runs, run)
+	b := &run.Bombardier
+	p99, _ := b.Percentile(99)
+	extra := ""
+	if ns, e := b.NonSuccess(), b.ErrorTotal(); ns > 0 || e > 0 {
+		extra = fmt.Sprintf(", %d non-2xx, %d errors", ns, e)
+	}
+	s.logf("[%d/%d] %s round %d %-22s %10.0f req/s  latency %.0fµs  p99 %.0fµs  cpu %.1fs  rss %d MiB%s",
+		step, steps, p.key(), round, lv.app.name, b.RPS.Mean, b.Latency.Mean, p99, run.ServerCPUSeconds, run.ServerPeakRSSBytes>>20, extra)
+	return nil
+}
+
+// runInterleaved starts all apps, pauses them, and in each round resumes,
+// re-warms, measures and pauses one app after the other. The order rotates
+// by one app per round so that no app is always measured first or last.
+func (s *session) runInterleaved(ctx context.Context, p *planned, lives []*live, portOf map[string]int) error {
+	var running []*live
+	for _, lv := range lives {
+		ok, err := s.start(ctx, p, lv, portOf[lv.app.name])
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if err := lv.proc.Pause(); err != nil {
+			s.excluded(lv, "cannot pause", err.Error())
+			continue
+		}
+		running = append(running, lv)
+	}
+	steps, step := s.cfg.Repeats*len(running), 0
+	for round := 1; round <= s.cfg.Repeats; round++ {
+		for i := range running {
+			lv := running[(i+round-1)%len(running)]
+			if lv.proc == nil {
+				continue
+			}
+			step++
+			if err := lv.proc.Resume(); err != nil {
+				s.excluded(lv, "cannot resume", err.Error())
+				continue
+			}
+			// The other apps ran since this one was warmed: a short load
+			// brings its connections and caches back before measuring.
+			if err := s.warm(ctx, p, lv, s.cfg.Rewarm); err != nil {
+				return err
+			}
+			if lv.proc == nil {
+				continue
+			}
+			if err := s.measure(ctx, p, lv, round, step, steps); err != nil {
+				return err
+			}
+			if lv.proc != nil {
+				if err := lv.proc.Pause(); err != nil {
+					s.excluded(lv, "cannot pause", err.Error())
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// runSequential starts, measures and stops one app after the other.
+func (s *session) runSequential(ctx context.Context, p *planned, lives []*live, portOf map[string]int) error {
+	steps, step := s.cfg.Repeats*len(lives), 0
+	for _, lv := range lives {
+		ok, err := s.start(ctx, p, lv, portOf[lv.app.name])
+		if err != nil {
+			return err
+		}
+		for round := 1; ok && round <= s.cfg.Repeats && lv.proc != nil; round++ {
+			step++
+			if err := s.measure(ctx, p, lv, round, step, steps); err != nil {
+				return err
+			}
+		}
+		if lv.proc != nil {
+			s.group.Remove(lv.proc)
+			lv.proc = nil
+		}
+	}
+	return nil
+}
+
+// portFree reports an error when something already listens on port, which
+// would make the verify step talk to the wrong server.
+func portFree(port int) error {
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		return err
+	}
+	return ln.Close()
+}
