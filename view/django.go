@@ -180,7 +180,7 @@ func (e *DjangoEngine) ExecuteWriter(w io.Writer, name, layout string, data any)
 	}
 	ctx, err := toContext(data)
 	if err != nil {
-		return err
+		return fmt.Errorf("view: django: render %s: %w", describe(name, layout), err)
 	}
 
 	defer func() {

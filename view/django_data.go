@@ -47,7 +47,7 @@ func toContext(data any) (pongo2.Context, error) {
 	switch v.Kind() {
 	case reflect.Map:
 		if v.Type().Key().Kind() != reflect.String {
-			return nil, fmt.Errorf("view: django: data of type %T: map keys must be strings", data)
+			return nil, fmt.Errorf("data of type %T: map keys must be strings", data)
 		}
 		ctx := make(pongo2.Context, v.Len())
 		for it := v.MapRange(); it.Next(); {
@@ -66,7 +66,7 @@ func toContext(data any) (pongo2.Context, error) {
 		}
 		return ctx, nil
 	}
-	return nil, fmt.Errorf("view: django: data of type %T: want pongo2.Context, a map with string keys or a struct", data)
+	return nil, fmt.Errorf("data of type %T: want pongo2.Context, a map with string keys or a struct", data)
 }
 
 // fieldsOf returns the context entries of struct type t.

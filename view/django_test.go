@@ -233,8 +233,8 @@ func TestDjangoRenderErrors(t *testing.T) {
 		{"function panic inside the engine layout", "call.html", "frame.html", map[string]any{"Fn": func() string { panic("fn panicked") }},
 			false, []string{"call.html", "frame.html", "fn panicked"}},
 		{"computed include missing", "dynamic.html", "", map[string]any{"Part": "ghost.html"}, false, []string{"dynamic.html", "ghost.html"}},
-		{"unsupported data", "inner.html", "", 42, false, []string{"int"}},
-		{"map with other keys", "inner.html", "", map[int]string{1: "x"}, false, []string{"map[int]string"}},
+		{"unsupported data", "inner.html", "", 42, false, []string{"inner.html", "int"}},
+		{"map with other keys", "inner.html", "", map[int]string{1: "x"}, false, []string{"inner.html", "map[int]string"}},
 		{"invalid identifier", "inner.html", "", map[string]any{"not-valid": 1}, false, []string{"inner.html", "not-valid"}},
 	}
 	for _, tt := range tests {
@@ -272,4 +272,25 @@ func TestDjangoEngineInfo(t *testing.T) {
 		t.Fatalf("Name, Ext = %q, %q", e.Name(), e.Ext())
 	}
 	var _ Engine = e
+}
+
+func TestFSLoaderAbs(t *testing.T) {
+	l := fsLoader{fsys: fstest.MapFS{}}
+	tests := []struct{ base, name, want string }{
+		{"", "index.html", "index.html"},
+		{"users/show.html", "layout.html", "layout.html"},
+		{"users/show.html", "shared/nav.html", "shared/nav.html"},
+		{"users/show.html", "./row.html", "users/row.html"},
+		{"users/show.html", "../shared/nav.html", "shared/nav.html"},
+		{"index.html", "../secret.html", "../secret.html"},
+		{"", "a/./b/../c.html", "a/c.html"},
+	}
+	for _, tt := range tests {
+		if got := l.Abs(tt.base, tt.name); got != tt.want {
+			t.Errorf("Abs(%q, %q) = %q, want %q", tt.base, tt.name, got, tt.want)
+		}
+	}
+	if _, err := l.Get("../secret.html"); err == nil {
+		t.Error("Get of a path outside the root succeeded")
+	}
 }
