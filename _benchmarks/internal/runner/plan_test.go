@@ -1,0 +1,144 @@
+// Tests of the run plan drawn from expected/endpoints.json: loads, app
+// filter, baselines, the two sessions variants, flag overrides.
+package runner
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+)
+
+func TestParseLoad(t *testing.T) {
+	tests := []struct {
+		in      string
+		c       int
+		n       int64
+		wantErr bool
+	}{
+		{"-c 125 -n 1000000", 125, 1000000, false},
+		{"-n 5000000 -c 125", 125, 5000000, false},
+		{"-c 125", 0, 0, true},
+		{"-c 125 -d 10s", 0, 0, true},
+		{"-c x -n 1", 0, 0, true},
+	}
+	for _, tt := range tests {
+		c, n, err := parseLoad(tt.in)
+		if (err != nil) != tt.wantErr || c != tt.c || n != tt.n {
+			t.Errorf("parseLoad(%q) = %d, %d, %v", tt.in, c, n, err)
+		}
+	}
+}
+
+func TestBaselineOf(t *testing.T) {
+	apps := []string{"netcore", "vireo-mvc", "iris-mvc"}
+	if got := baselineOf(apps, nil); got != "vireo-mvc" {
+		t.Errorf("default baseline %q, want the vireo app", got)
+	}
+	if got := baselineOf(apps, []string{"nethttp", "iris-mvc"}); got != "iris-mvc" {
+		t.Errorf("override baseline %q, want iris-mvc", got)
+	}
+	if got := baselineOf([]string{"a", "b"}, nil); got != "a" {
+		t.Errorf("baseline without vireo %q, want the first app", got)
+	}
+}
+
+func loadContract(t *testing.T) *benchtest.Contract {
+	t.Helper()
+	root, err := benchtest.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := benchtest.LoadContract(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestMakePlan(t *testing.T) {
+	contract := loadContract(t)
+
+	cfg := &Config{Root: "x"}
+	cfg.Defaults()
+	plan, err := makePlan(cfg, contract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, p := range plan {
+		keys = append(keys, p.key())
+		if !strings.HasPrefix(p.baseline, "vireo") {
+			t.Errorf("%s: default baseline %q is not the vireo app", p.key(), p.baseline)
+		}
+		if p.connections != 125 || p.requests < 1000000 || p.duration != 0 {
+			t.Errorf("%s: load -c %d -n %d -d %v, want the original article's", p.key(), p.connections, p.requests, p.duration)
+		}
+	}
+	want := []string{"simple", "mvc", "templates", "sessions-cookie-less", "sessions-cookie-keeping"}
+	if !reflect.DeepEqual(keys, want) {
+		t.Errorf("plan %v, want %v", keys, want)
+	}
+
+	cfg = &Config{Root: "x", Quick: true, Apps: []string{"nethttp", "chi"}, Baselines: []string{"nethttp"}, Connections: 10}
+	cfg.Defaults()
+	plan, err = makePlan(cfg, contract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan) != 1 || plan[0].name != "simple" || !reflect.DeepEqual(plan[0].apps, []string{"nethttp", "chi"}) {
+		t.Fatalf("filtered plan %+v", plan)
+	}
+	if p := plan[0]; p.baseline != "nethttp" || p.connections != 10 || p.requests != 0 || p.duration != 2*time.Second {
+		t.Errorf("quick plan baseline %q -c %d -n %d -d %v", p.baseline, p.connections, p.requests, p.duration)
+	}
+
+	for _, apps := range [][]string{{"no-such-app"}} {
+		cfg = &Config{Root: "x", Apps: apps}
+		cfg.Defaults()
+		if _, err := makePlan(cfg, contract); err == nil {
+			t.Errorf("apps %v accepted", apps)
+		}
+	}
+	cfg = &Config{Root: "x", Apps: []string{"nethttp"}, Comparisons: []string{"mvc"}}
+	cfg.Defaults()
+	if _, err := makePlan(cfg, contract); err == nil {
+		t.Error("an app filter matching nothing of the comparisons was accepted")
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	valid := func() Config {
+		c := Config{Root: "x"}
+		c.Defaults()
+		return c
+	}
+	tests := map[string]func(*Config){
+		"mode":        func(c *Config) { c.Mode = "parallel" },
+		"profile":     func(c *Config) { c.Profile = "tiny" },
+		"repeats":     func(c *Config) { c.Repeats = -1 },
+		"n and d":     func(c *Config) { c.Requests, c.Duration = 10, time.Second },
+		"short d":     func(c *Config) { c.Duration = 500 * time.Millisecond },
+		"short warm":  func(c *Config) { c.Warmup = 10 * time.Millisecond },
+		"comparison":  func(c *Config) { c.Comparisons = []string{"graphql"} },
+		"cpus":        func(c *Config) { c.ServerCPUs, c.LoadCPUs = "0", "0" },
+		"memory":      func(c *Config) { c.MemoryMax = 1 << 20 },
+		"no root":     func(c *Config) { c.Root = "" },
+		"port":        func(c *Config) { c.BasePort = 70000 },
+		"workers":     func(c *Config) { c.NodeWorkers = -2 },
+		"negative -c": func(c *Config) { c.Connections = -1 },
+	}
+	c := valid()
+	if err := c.Validate(); err != nil {
+		t.Fatalf("defaults rejected: %v", err)
+	}
+	for name, mutate := range tests {
+		c := valid()
+		mutate(&c)
+		if err := c.Validate(); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
