@@ -32,6 +32,7 @@ type Manager struct {
 	db           Database
 	ownsDB       bool
 	shared       bool
+	mem          *MemoryDatabase // db itself when it is the in-memory store
 	now          func() time.Time
 	log          *slog.Logger
 }
@@ -77,6 +78,7 @@ func NewManager(cfg Config) (*Manager, error) {
 		m.ownsDB = true
 	}
 	m.shared = isShared(m.db)
+	m.mem, _ = m.db.(*MemoryDatabase)
 	path := cfg.Path
 	if path == "" {
 		path = "/"
@@ -147,8 +149,9 @@ func (m *Manager) start(w http.ResponseWriter, r *http.Request, mode saveMode) (
 			return false
 		}
 		var rec *Record
-		rec, err = m.db.Load(ctx, id)
-		if err != nil {
+		if m.mem != nil {
+			rec = m.mem.loadAt(id, now)
+		} else if rec, err = m.db.Load(ctx, id); err != nil {
 			return true
 		}
 		if rec == nil || rec.destroyed() || rec.Expired(now) {

@@ -38,7 +38,7 @@ const (
 	DefaultSweepInterval = time.Minute
 	// evictionSample is how many records an insertion into a full shard
 	// looks at to choose a victim.
-	evictionSample = 8
+	evictionSample = 5
 	// scanGap is the shortest time between two full scans of a shard by
 	// evict.
 	scanGap = time.Second
@@ -145,23 +145,29 @@ func (db *MemoryDatabase) shard(id string) *memShard {
 
 // Load returns the stored record, removing it when it has expired.
 func (db *MemoryDatabase) Load(_ context.Context, id string) (*Record, error) {
+	return db.loadAt(id, db.now()), nil
+}
+
+// loadAt is Load with the caller's clock reading: the Manager has one
+// already, and a clock read costs as much as the lookup.
+func (db *MemoryDatabase) loadAt(id string, now time.Time) *Record {
 	s := db.shard(id)
 	s.mu.RLock()
 	rec := s.m[id]
 	s.mu.RUnlock()
 	if rec == nil {
-		return nil, nil
+		return nil
 	}
-	if rec.Expired(db.now()) {
+	if rec.Expired(now) {
 		s.mu.Lock()
 		if s.m[id] == rec {
 			delete(s.m, id)
 		}
 		s.mu.Unlock()
 		rec.markDestroyed()
-		return nil, nil
+		return nil
 	}
-	return rec, nil
+	return rec
 }
 
 // Save stores rec under id, evicting a record first when the shard is full.
