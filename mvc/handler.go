@@ -1,0 +1,117 @@
+// Handlers: the per-request side of a controller method.
+//
+// Four shapes, chosen at registration:
+//
+//	singleton, specialised signature   one type-asserted direct call (fast.go)
+//	singleton, any signature           reflect.Value.Call on the bound method
+//	per request, specialised           new controller, then a direct call
+//	per request, any signature         new controller, then reflect.Value.Call
+//
+// Around the call: BeginRequest (when it stops the chain, the method and
+// EndRequest are skipped), binding of the parameters (a binding error such
+// as a bad body stops the chain with that error and skips the method), the
+// result writer, and EndRequest.
+
+package mvc
+
+import (
+	"reflect"
+
+	"github.com/vireo-go/vireo/core"
+)
+
+func (c *controller) handler(m reflect.Method, ft reflect.Type, ins []*input, write resultsWriter) core.Handler {
+	fast := fastCaller(ft, ins)
+	index := m.Index
+	begin, end := c.begin, c.end
+
+	if c.singleton {
+		recv := c.value
+		var call func(ctx *core.Context)
+		if fast != nil {
+			fn := recv.Method(index).Interface()
+			if !begin && !end {
+				return func(ctx *core.Context) { fast(ctx, fn) }
+			}
+			call = func(ctx *core.Context) { fast(ctx, fn) }
+		} else {
+			mv := recv.Method(index)
+			call = func(ctx *core.Context) { callReflect(ctx, mv, ins, write) }
+			if !begin && !end {
+				return call
+			}
+		}
+		hooks := recv.Interface()
+		return func(ctx *core.Context) {
+			if begin {
+				hooks.(beginRequester).BeginRequest(ctx)
+				if ctx.IsStopped() {
+					return
+				}
+			}
+			call(ctx)
+			if end {
+				hooks.(endRequester).EndRequest(ctx)
+			}
+		}
+	}
+
+	return func(ctx *core.Context) {
+		recv, err := c.newInstance(ctx)
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		var hooks any
+		if begin || end {
+			hooks = recv.Interface()
+		}
+		if begin {
+			hooks.(beginRequester).BeginRequest(ctx)
+			if ctx.IsStopped() {
+				return
+			}
+		}
+		if fast != nil {
+			fast(ctx, recv.Method(index).Interface())
+		} else {
+			callReflect(ctx, recv.Method(index), ins, write)
+		}
+		if end {
+			hooks.(endRequester).EndRequest(ctx)
+		}
+	}
+}
+
+// newInstance returns a new controller for a request: a copy of the
+// registered value with the per-request fields set.
+func (c *controller) newInstance(ctx *core.Context) (reflect.Value, error) {
+	v := reflect.New(c.typ)
+	e := v.Elem()
+	if c.copyValue {
+		e.Set(c.value.Elem())
+	}
+	for _, f := range c.fields {
+		x, err := f.in.get(ctx)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		e.Field(f.index).Set(x)
+	}
+	return v, nil
+}
+
+// callReflect binds the arguments, calls mv and writes its results.
+func callReflect(ctx *core.Context, mv reflect.Value, ins []*input, write resultsWriter) {
+	var buf [4]reflect.Value
+	args := buf[:0]
+	for _, in := range ins {
+		v, err := in.get(ctx)
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		args = append(args, v)
+	}
+	write(ctx, mv.Call(args))
+}
