@@ -2,6 +2,8 @@ package view
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -123,5 +125,23 @@ func TestNormalizeExt(t *testing.T) {
 		if got := normalizeExt(in); got != want {
 			t.Errorf("normalizeExt(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestListFilesFollowsSymlinkedFiles(t *testing.T) {
+	site := &siteWriter{t: t, dir: t.TempDir()}
+	site.write("real/page.txt", "target")
+	if err := os.Symlink(filepath.Join(site.dir, "real", "page.txt"), filepath.Join(site.dir, "link.html")); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	files, err := listFiles(os.DirFS(site.dir), ".html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[0].name != "link.html" || files[0].size != int64(len("target")) {
+		t.Fatalf("listFiles = %v, want link.html stamped with its target's size", files)
+	}
+	if _, err := listFiles(os.DirFS(filepath.Join(site.dir, "missing")), ".html"); err == nil {
+		t.Fatal("listing a missing directory succeeded")
 	}
 }
