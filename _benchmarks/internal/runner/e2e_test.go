@@ -1,0 +1,195 @@
+// End-to-end tests of the runner in quick mode on the simple comparison: the
+// Go apps that exist, Express when npm is present, and the .NET app, which
+// must be reported as skipped where dotnet is missing. They build the real
+// apps and bombardier and put real (short) load on them, so they are skipped
+// with -short.
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/_benchmarks/internal/report"
+)
+
+// testLog passes the runner's progress lines to t.Log and can call a hook
+// on each line.
+type testLog struct {
+	t      *testing.T
+	mu     sync.Mutex
+	onLine func(string)
+}
+
+func (l *testLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	line := strings.TrimRight(string(p), "\n")
+	l.t.Log(line)
+	if l.onLine != nil {
+		l.onLine(line)
+	}
+	return len(p), nil
+}
+
+// simpleApps returns the apps of the simple comparison the test can run
+// here, and the baseline: vireo once it exists, else nethttp.
+func simpleApps(t *testing.T) (root string, apps []string, baseline string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end run skipped with -short")
+	}
+	root, contract := benchtest.MustContract(t)
+	exists := func(a string) bool {
+		st, err := os.Stat(filepath.Join(root, "apps", a))
+		return err == nil && st.IsDir()
+	}
+	for _, a := range contract.Comparisons["simple"].Apps {
+		if contract.Stack(a) == StackGo && exists(a) {
+			apps = append(apps, a)
+		}
+	}
+	if len(apps) == 0 {
+		t.Skip("no Go app of the simple comparison exists yet")
+	}
+	baseline = apps[0]
+	for _, b := range []string{"nethttp", "vireo"} {
+		if exists(b) {
+			baseline = b
+		}
+	}
+	return root, apps, baseline
+}
+
+func TestQuickRunSimple(t *testing.T) {
+	root, apps, baseline := simpleApps(t)
+	_, npmErr := exec.LookPath("npm")
+	_, nodeErr := exec.LookPath("node")
+	withNode := npmErr == nil && nodeErr == nil
+	if withNode {
+		apps = append(apps, "expressjs")
+	}
+	_, dotnetErr := exec.LookPath("dotnet")
+	apps = append(apps, "netcore")
+
+	out := t.TempDir()
+	cfg := Config{
+		Root: root, OutDir: out, Comparisons: []string{"simple"}, Apps: apps, Baselines: []string{baseline},
+		Quick: true, Duration: time.Second, Log: &testLog{t: t}, Command: "go test (quick end-to-end)",
+	}
+	res, files, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if files.JSON != filepath.Join(out, "results.json") || files.Markdown != filepath.Join(out, "RESULTS.md") {
+		t.Errorf("files %+v", files)
+	}
+	checked, err := report.CheckDir(out)
+	if err != nil {
+		t.Fatalf("report not well formed: %v", err)
+	}
+	if len(checked.Comparisons) != 1 || len(res.Comparisons) != 1 {
+		t.Fatalf("comparisons: %d", len(checked.Comparisons))
+	}
+	c := checked.Comparisons[0]
+	if c.Baseline != baseline || len(c.Apps) != len(apps) {
+		t.Errorf("baseline %q, %d apps; want %q, %d", c.Baseline, len(c.Apps), baseline, len(apps))
+	}
+	for _, a := range c.Apps {
+		if a.Name == "netcore" && dotnetErr != nil {
+			if a.Skipped != "dotnet not found" || len(a.Runs) > 0 || a.Summary != nil {
+				t.Errorf("netcore without dotnet: skipped %q, %d runs", a.Skipped, len(a.Runs))
+			}
+			continue
+		}
+		if !a.Measured() {
+			t.Errorf("%s not measured: skipped %q failed %q", a.Name, a.Skipped, a.Failed)
+			continue
+		}
+		r := a.Runs[0].Bombardier
+		if r.Req2xx == 0 || r.NonSuccess() != 0 || r.ErrorTotal() != 0 {
+			t.Errorf("%s: %d 2xx, %d non-2xx, %d errors", a.Name, r.Req2xx, r.NonSuccess(), r.ErrorTotal())
+		}
+		if _, ok := r.Percentile(99); !ok {
+			t.Errorf("%s: no latency percentiles", a.Name)
+		}
+		if a.Runs[0].ServerPeakRSSBytes <= 0 || a.Runs[0].ServerCPUSeconds <= 0 {
+			t.Errorf("%s: peak RSS %d, CPU %v", a.Name, a.Runs[0].ServerPeakRSSBytes, a.Runs[0].ServerCPUSeconds)
+		}
+		if a.LinesOfCode <= 0 {
+			t.Errorf("%s: no lines of code", a.Name)
+		}
+		if a.Summary.RatioToBaseline == nil {
+			t.Errorf("%s: no ratio to the baseline", a.Name)
+		}
+	}
+	if checked.Versions.Bombardier != "v1.2.6" || checked.Versions.Go == "" {
+		t.Errorf("versions %+v", checked.Versions)
+	}
+	if withNode && checked.Versions.Express == "" {
+		t.Error("no Express version")
+	}
+	if checked.Machine.Cores <= 0 || checked.Machine.Kernel == "" {
+		t.Errorf("machine %+v", checked.Machine)
+	}
+	md, _ := os.ReadFile(files.Markdown)
+	if dotnetErr != nil && !strings.Contains(string(md), "| netcore | skipped: dotnet not found |") {
+		t.Errorf("RESULTS.md lacks the skipped netcore row:\n%s", md)
+	}
+}
+
+// TestRunCancelled cancels a run while its first app is under load and
+// checks that nothing the run started survives: no process of bin/ runs.
+func TestRunCancelled(t *testing.T) {
+	root, apps, _ := simpleApps(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	log := &testLog{t: t, onLine: func(line string) {
+		if strings.Contains(line, "verify ") && strings.HasSuffix(line, " ok") {
+			// The warm-up starts next; let it begin, then interrupt.
+			time.AfterFunc(300*time.Millisecond, cancel)
+		}
+	}}
+	cfg := Config{
+		Root: root, OutDir: t.TempDir(), Comparisons: []string{"simple"}, Apps: apps[:1], Baselines: apps[:1],
+		Quick: true, Duration: time.Second, Warmup: 5 * time.Second, Log: log,
+	}
+	_, _, err := Run(ctx, cfg)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v, want context.Canceled", err)
+	}
+	bin := filepath.Join(root, "bin") + string(filepath.Separator)
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		left := processesUnder(bin)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes of %s still running after the cancelled run: %v", bin, left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// processesUnder lists live processes whose executable lies in dir.
+func processesUnder(dir string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
+		if err == nil && strings.HasPrefix(exe, dir) {
+			if st, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); !strings.Contains(string(st), ") Z") {
+				out = append(out, e.Name()+" "+exe)
+			}
+		}
+	}
+	return out
+}
