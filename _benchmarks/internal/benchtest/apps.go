@@ -58,16 +58,12 @@ func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration, to
 	if err != nil {
 		t.Fatal(err)
 	}
-	port, err := FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := StartProcess(cmd, port, timeout)
+	p, err := startOnFreePort(cmd, timeout)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Stop)
-	want := ReadinessLines(port)
+	want := ReadinessLines(p.Port)
 	if got := p.Stdout(); len(got) < 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("%s: first stdout lines are %q, want exactly %q", app, got, want)
 	}
@@ -92,6 +88,36 @@ func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration, to
 	if got := strings.TrimSpace(stderr); got != "" {
 		t.Errorf("%s printed to stderr: %q", app, got)
 	}
+}
+
+// startOnFreePort starts cmd with StartProcess on a free port. Another
+// process may take the port between FreePort and the app's bind (tests of
+// many apps run at once), so a start that fails with "address in use" is
+// retried on a new port, with a fresh copy of cmd (a Cmd runs only once).
+func startOnFreePort(cmd *exec.Cmd, timeout time.Duration) (*Process, error) {
+	for attempt := 1; ; attempt++ {
+		port, err := FreePort()
+		if err != nil {
+			return nil, err
+		}
+		c := exec.Command(cmd.Path, cmd.Args[1:]...)
+		c.Dir, c.Env = cmd.Dir, cmd.Env
+		p, err := StartProcess(c, port, timeout)
+		if err == nil || attempt == 3 || !addressInUse(err.Error()) {
+			return p, err
+		}
+	}
+}
+
+// addressInUse reports whether an app's output says its port was taken, in
+// the words of Go, Node and .NET.
+func addressInUse(output string) bool {
+	for _, s := range []string{"address already in use", "EADDRINUSE", "Address already in use"} {
+		if strings.Contains(output, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // CheckGoApp builds the Go app apps/<app> and checks it with CheckApp.
