@@ -51,9 +51,10 @@ type controller struct {
 	errs         []error
 }
 
-// fieldInput is a per-request field: its index in the struct and binder.
+// fieldInput is a per-request field: its index path in the struct and
+// its binder.
 type fieldInput struct {
-	index int
+	index []int
 	in    *input
 }
 
@@ -128,20 +129,17 @@ func (c *controller) activate() error {
 	return errors.Join(c.errs...)
 }
 
-// bindFields classifies the exported fields; see the file comment.
+// bindFields classifies the exported fields, promoted ones of embedded
+// structs included (not those behind embedded pointers, which may be nil);
+// see the file comment.
 func (c *controller) bindFields() {
 	elem := c.value.Elem()
-	for i := 0; i < c.typ.NumField(); i++ {
-		f := c.typ.Field(i)
-		if !f.IsExported() {
-			if !elem.Field(i).IsZero() {
-				c.copyValue = true
-			}
+	for _, f := range reflect.VisibleFields(c.typ) {
+		if !f.IsExported() || f.Anonymous && f.Type.Kind() == reflect.Struct || behindPointer(c.typ, f.Index) {
 			continue
 		}
-		fv := elem.Field(i)
+		fv := elem.FieldByIndex(f.Index)
 		if !fv.IsZero() {
-			c.copyValue = true
 			continue
 		}
 		in, ok := requestInput(f.Type, c.deps)
@@ -153,12 +151,25 @@ func (c *controller) bindFields() {
 		case in.static():
 			v, _ := in.get(nil)
 			fv.Set(v)
-			c.copyValue = true
 		default:
-			c.fields = append(c.fields, fieldInput{index: i, in: in})
+			c.fields = append(c.fields, fieldInput{index: f.Index, in: in})
 		}
 	}
 	c.singleton = len(c.fields) == 0
+	c.copyValue = !elem.IsZero()
+}
+
+// behindPointer reports whether the field at index is reached through an
+// embedded pointer.
+func behindPointer(t reflect.Type, index []int) bool {
+	for _, i := range index[:len(index)-1] {
+		f := t.Field(i)
+		if f.Type.Kind() == reflect.Pointer {
+			return true
+		}
+		t = f.Type
+	}
+	return false
 }
 
 // register analyses method m and registers its route: pattern is the

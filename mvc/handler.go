@@ -96,7 +96,11 @@ func (c *controller) newInstance(ctx *core.Context) (reflect.Value, error) {
 		if err != nil {
 			return reflect.Value{}, err
 		}
-		e.Field(f.index).Set(x)
+		if len(f.index) == 1 {
+			e.Field(f.index[0]).Set(x)
+		} else {
+			e.FieldByIndex(f.index).Set(x)
+		}
 	}
 	return v, nil
 }

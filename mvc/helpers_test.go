@@ -89,3 +89,7 @@ func routeList(routes []*core.Route) []string {
 	}
 	return out
 }
+
+func newRequest(method, target string) *http.Request { return httptest.NewRequest(method, target, nil) }
+
+func newRecorder() *httptest.ResponseRecorder { return httptest.NewRecorder() }

@@ -1,0 +1,409 @@
+package mvc_test
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/mvc"
+)
+
+// activationController uses both activation hooks.
+type activationController struct {
+	after struct {
+		routes    []string
+		special   []string
+		singleton bool
+	}
+}
+
+type counterDep struct{ prefix string }
+
+func (c *activationController) BeforeActivation(b mvc.BeforeActivation) {
+	b.Router().Use(func(ctx *core.Context) {
+		ctx.SetHeader("X-Party", "yes")
+		ctx.Next()
+	})
+	b.Dependencies().Register(&counterDep{prefix: "dep"})
+	b.Handle("GET", "/something/{id:int}", "MyCustom", func(ctx *core.Context) {
+		ctx.SetHeader("X-Route", "custom")
+		ctx.Next()
+	})
+	b.Handle("POST", "/special-path", "GetSpecial")
+	b.Router().Get("/plain", func(ctx *core.Context) { ctx.WriteString("plain route") })
+}
+
+func (c *activationController) AfterActivation(a mvc.AfterActivation) {
+	c.after.routes = routeList(a.Routes())
+	c.after.special = routeList(a.RoutesOf("GetSpecial"))
+	c.after.singleton = a.Singleton()
+}
+
+func (c *activationController) MyCustom(id int, d *counterDep) string {
+	return d.prefix + " " + strconv.Itoa(id)
+}
+func (c *activationController) GetSpecial() string { return "special" }
+func (c *activationController) Get() string        { return "index" }
+
+func TestActivation(t *testing.T) {
+	app := quietApp()
+	c := new(activationController)
+	if err := mvc.New(app.Party("/act")).Handle(c); err != nil {
+		t.Fatal(err)
+	}
+	wantRoutes := []string{"GET /act/something/{id:int}", "POST /act/special-path", "GET /act"}
+	if !slices.Equal(c.after.routes, wantRoutes) {
+		t.Errorf("AfterActivation routes %q, want %q", c.after.routes, wantRoutes)
+	}
+	if !slices.Equal(c.after.special, []string{"POST /act/special-path"}) {
+		t.Errorf("RoutesOf(GetSpecial) = %q", c.after.special)
+	}
+	if !c.after.singleton {
+		t.Error("a controller without per-request fields should be a singleton")
+	}
+	check(t, app, []request{
+		{method: "GET", target: "/act/something/12", status: 200, want: "dep 12",
+			headers: map[string]string{"X-Route": "custom", "X-Party": "yes"}},
+		{method: "GET", target: "/act/something/x", status: 404, want: "Not Found"},
+		{method: "POST", target: "/act/special-path", status: 200, want: "special", headers: map[string]string{"X-Party": "yes"}},
+		{method: "GET", target: "/act/special", status: 404, want: "Not Found"}, // not also routed by name
+		{method: "GET", target: "/act", status: 200, want: "index"},
+		{method: "GET", target: "/act/plain", status: 200, want: "plain route"},
+	})
+}
+
+// hooksController records its hooks in the response.
+type hooksController struct {
+	Ctx   *core.Context
+	trail []string
+}
+
+func (c *hooksController) BeginRequest(ctx *core.Context) {
+	c.trail = append(c.trail, "begin")
+	if ctx.URLParam("deny") != "" {
+		ctx.StopWithStatus(http.StatusUnauthorized)
+	}
+}
+func (c *hooksController) EndRequest(ctx *core.Context) {
+	c.trail = append(c.trail, "end")
+	ctx.WriteString(strings.Join(c.trail, ","))
+}
+func (c *hooksController) Get() { c.trail = append(c.trail, "get") }
+func (c *hooksController) PostBy(id int) {
+	c.trail = append(c.trail, "post"+strconv.Itoa(id))
+}
+
+// singletonHooks has hooks but no per-request field.
+type singletonHooks struct{ mu sync.Mutex }
+
+func (c *singletonHooks) BeginRequest(ctx *core.Context) { ctx.SetHeader("X-Begin", "1") }
+func (c *singletonHooks) EndRequest(ctx *core.Context)   { ctx.WriteString(" end") }
+func (c *singletonHooks) Get() string                    { return "get" }
+func (c *singletonHooks) GetPoint() point                { return point{1, 2} }
+
+func TestRequestHooks(t *testing.T) {
+	app := quietApp()
+	m := mvc.New(app.Router)
+	if err := m.Party("/hooks").Handle(new(hooksController)); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Party("/single").Handle(new(singletonHooks)); err != nil {
+		t.Fatal(err)
+	}
+	check(t, app, []request{
+		{method: "GET", target: "/hooks", status: 200, want: "begin,get,end"},
+		{method: "POST", target: "/hooks/3", status: 200, want: "begin,post3,end"},
+		{method: "POST", target: "/hooks/x", status: 404, want: "Not Found"},
+		{method: "GET", target: "/hooks?deny=1", status: 401, want: "Unauthorized"},
+		{method: "GET", target: "/single", status: 200, want: "get end", headers: map[string]string{"X-Begin": "1"}},
+		{method: "GET", target: "/single/point", status: 200, want: `{"x":1,"y":2} end`},
+	})
+}
+
+// Controllers with registration errors.
+type (
+	missing         struct{}
+	service         interface{ Do() }
+	missingParam    struct{}
+	missingField    struct{ Svc service }
+	byWithoutParam  struct{}
+	paramWithoutBy  struct{}
+	tooManyBy       struct{}
+	chanResult      struct{}
+	threeResults    struct{}
+	badPair         struct{}
+	bodyOnGet       struct{}
+	wildcardInt     struct{}
+	variadic        struct{}
+	unknownExplicit struct{}
+	explicitTooMany struct{}
+	badPattern      struct{}
+	conflictA       struct{}
+	conflictB       struct{}
+)
+
+func (missingParam) GetBy(id int, m *missing) string            { return "" }
+func (missingField) Get() string                                { return "" }
+func (byWithoutParam) GetBy() string                            { return "" }
+func (paramWithoutBy) GetProfile(name string) string            { return "" }
+func (tooManyBy) GetByBy(a int) string                          { return "" }
+func (chanResult) Get() chan int                                { return nil }
+func (threeResults) Get() (string, int, error)                  { return "", 0, nil }
+func (badPair) Get() (string, string)                           { return "", "" }
+func (bodyOnGet) GetItems(it item) string                       { return "" }
+func (wildcardInt) GetByWildcard(n int) string                  { return "" }
+func (variadic) GetBy(ids ...int) string                        { return "" }
+func (unknownExplicit) BeforeActivation(b mvc.BeforeActivation) { b.Handle("GET", "/x", "Nope") }
+func (explicitTooMany) BeforeActivation(b mvc.BeforeActivation) {
+	b.Handle("GET", "/x/{a:int}", "Two")
+}
+func (explicitTooMany) Two(a, b int) string                { return "" }
+func (badPattern) BeforeActivation(b mvc.BeforeActivation) { b.Handle("GET", "/x/{a:float}", "Show") }
+func (badPattern) Show() string                            { return "" }
+func (conflictA) Get() string                              { return "" }
+func (conflictB) Get() string                              { return "" }
+
+func TestRegistrationErrors(t *testing.T) {
+	tests := []struct {
+		name       string
+		controller any
+		want       []string // substrings of the error
+	}{
+		{"missing parameter dependency", new(missingParam), []string{"mvc_test.missingParam.GetBy", "parameter 2", "*mvc_test.missing"}},
+		{"missing interface field", new(missingField), []string{"mvc_test.missingField", "field Svc", "mvc_test.service"}},
+		{"By without parameter", new(byWithoutParam), []string{"byWithoutParam.GetBy", "1 By", "0 path parameters"}},
+		{"parameter without By", new(paramWithoutBy), []string{"paramWithoutBy.GetProfile", "1 path parameters", "0 By"}},
+		{"more By than parameters", new(tooManyBy), []string{"tooManyBy.GetByBy", "2 By"}},
+		{"channel result", new(chanResult), []string{"chanResult.Get", "chan int"}},
+		{"three results", new(threeResults), []string{"threeResults.Get", "3 results"}},
+		{"bad pair", new(badPair), []string{"badPair.Get", "second result"}},
+		{"body on GET", new(bodyOnGet), []string{"bodyOnGet.GetItems", "mvc_test.item", "POST, PUT, PATCH"}},
+		{"wildcard int", new(wildcardInt), []string{"wildcardInt.GetByWildcard", "string parameter"}},
+		{"variadic", new(variadic), []string{"variadic.GetBy", "variadic"}},
+		{"unknown explicit method", new(unknownExplicit), []string{"unknownExplicit.Nope", "no exported method"}},
+		{"explicit route too short", new(explicitTooMany), []string{"explicitTooMany.Two", "2 path parameters", "has 1"}},
+		{"bad explicit pattern", new(badPattern), []string{"badPattern.Show", "float"}},
+		{"nil", nil, []string{"nil controller"}},
+		{"nil pointer", (*missingField)(nil), []string{"nil *mvc_test.missingField"}},
+		{"not a struct", 42, []string{"pointer to a struct", "int"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			app := quietApp()
+			m := mvc.New(app.Party("/e"))
+			err := m.Handle(tt.controller)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+			if m.Err() == nil || !strings.Contains(m.Err().Error(), err.Error()) {
+				t.Errorf("Err() = %v, want it to include %v", m.Err(), err)
+			}
+		})
+	}
+
+	t.Run("route conflict", func(t *testing.T) {
+		app := quietApp()
+		m := mvc.New(app.Party("/e"))
+		if err := m.Handle(new(conflictA)); err != nil {
+			t.Fatal(err)
+		}
+		err := m.Handle(new(conflictB))
+		if err == nil || !strings.Contains(err.Error(), "conflictB.Get") {
+			t.Fatalf("error %v, want a conflict naming conflictB.Get", err)
+		}
+		if app.Build() == nil {
+			t.Error("Build reports no error for the conflicting route")
+		}
+	})
+	t.Run("nil dependency", func(t *testing.T) {
+		m := mvc.New(quietApp().Router).Register(nil)
+		if err := m.Err(); err == nil || !strings.Contains(err.Error(), "nil dependency") {
+			t.Errorf("Err() = %v", err)
+		}
+	})
+	t.Run("bad provider", func(t *testing.T) {
+		m := mvc.New(quietApp().Router).Register(func(*core.Context) (int, int) { return 0, 0 })
+		if err := m.Err(); err == nil || !strings.Contains(err.Error(), "(T, error)") {
+			t.Errorf("Err() = %v", err)
+		}
+	})
+	t.Run("nil router", func(t *testing.T) {
+		m := mvc.New(nil)
+		if err := m.Handle(new(conflictA)); err == nil {
+			t.Error("Handle on a nil router succeeded")
+		}
+	})
+}
+
+// isolation controllers: one singleton, one per request.
+type sharedCounter struct {
+	mu sync.Mutex
+	n  int
+}
+
+type singletonCtl struct {
+	Counter *sharedCounter // static: the controller stays a singleton
+}
+
+func (c *singletonCtl) Get() string {
+	c.Counter.mu.Lock()
+	c.Counter.n++
+	c.Counter.mu.Unlock()
+	return fmt.Sprintf("%p", c)
+}
+
+type perRequestCtl struct {
+	Ctx   *core.Context
+	Count int // per-request state: each request starts from the registered 0
+	Seen  []string
+}
+
+func (c *perRequestCtl) GetBy(id int) string {
+	c.Count++
+	c.Seen = append(c.Seen, strconv.Itoa(id))
+	return fmt.Sprintf("%p %d %s %s", c, c.Count, strings.Join(c.Seen, ","), c.Ctx.Param("param1"))
+}
+
+func TestSingletonAndPerRequestIsolation(t *testing.T) {
+	app := quietApp()
+	counter := new(sharedCounter)
+	m := mvc.New(app.Router).Register(counter)
+	var single, perReq bool
+	if err := m.Party("/single").Handle(&singletonProbe{singletonCtl: singletonCtl{}, singleton: &single}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Party("/each").Handle(&perRequestProbe{singleton: &perReq}); err != nil {
+		t.Fatal(err)
+	}
+	if !single || perReq {
+		t.Fatalf("Singleton(): singleton controller %v, per-request controller %v", single, perReq)
+	}
+	if err := app.Build(); err != nil {
+		t.Fatal(err)
+	}
+
+	const workers, each = 8, 50
+	var wg sync.WaitGroup
+	singleAddrs := make(chan string, workers*each)
+	errs := make(chan string, workers*each)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				rec := serve(app, "GET", "/single", "", "")
+				singleAddrs <- rec.Body.String()
+				id := strconv.Itoa(w*each + i)
+				rec = serve(app, "GET", "/each/"+id, "", "")
+				parts := strings.Fields(rec.Body.String())
+				if len(parts) != 4 || parts[1] != "1" || parts[2] != id || parts[3] != id {
+					errs <- fmt.Sprintf("per-request controller shared state: %q for id %s", rec.Body.String(), id)
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(singleAddrs)
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	first := ""
+	for a := range singleAddrs {
+		if first == "" {
+			first = a
+		} else if a != first {
+			t.Fatalf("singleton served by %s and %s", first, a)
+		}
+	}
+	if counter.n != workers*each {
+		t.Errorf("shared dependency counted %d, want %d", counter.n, workers*each)
+	}
+}
+
+type singletonProbe struct {
+	singletonCtl
+	singleton *bool
+}
+
+func (p *singletonProbe) AfterActivation(a mvc.AfterActivation) { *p.singleton = a.Singleton() }
+
+type perRequestProbe struct {
+	perRequestCtl
+	singleton *bool
+}
+
+func (p *perRequestProbe) AfterActivation(a mvc.AfterActivation) { *p.singleton = a.Singleton() }
+
+// Parties: dependencies flow from parent to child, not back.
+type childDep struct{ v string }
+
+type parentDep struct{ v string }
+
+type childController struct{}
+
+func (childController) Get(p *parentDep, c *childDep) string { return p.v + "+" + c.v }
+
+type parentController struct{}
+
+func (parentController) Get(c *childDep) string { return c.v }
+
+func TestPartyDependencies(t *testing.T) {
+	app := quietApp()
+	m := mvc.New(app.Party("/p"))
+	child := m.Party("/child", func(ctx *core.Context) { ctx.SetHeader("X-Child", "1"); ctx.Next() })
+	child.Register(&childDep{"child"})
+	m.Register(&parentDep{"parent"}) // after Party: still visible to the child
+	if err := child.Handle(childController{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Handle(parentController{}); err == nil || !strings.Contains(err.Error(), "*mvc_test.childDep") {
+		t.Errorf("parent saw the child's dependency: %v", err)
+	}
+	if m.Err() == nil || child.Err() == nil {
+		t.Error("Err() of the parent and child should both report the parent's failure")
+	}
+	rec := serve(app, "GET", "/p/child", "", "")
+	if rec.Code != 200 || rec.Body.String() != "parent+child" || rec.Header().Get("X-Child") != "1" {
+		t.Errorf("child: %d %q %v", rec.Code, rec.Body.String(), rec.Header())
+	}
+}
+
+// Interface lookup: the newest registration wins, exact types before
+// interfaces.
+type french struct{}
+
+func (french) Greet(name string) string { return "bonjour, " + name }
+
+type greetController struct{}
+
+func (greetController) Get(g greeter) string { return g.Greet("x") }
+
+type exactController struct{}
+
+func (exactController) Get(e *english) string { return e.Greet("y") }
+
+func TestDependencyLookupOrder(t *testing.T) {
+	app := quietApp()
+	m := mvc.New(app.Router).Register(&english{"hi"}, french{})
+	if err := m.Party("/iface").Handle(greetController{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Party("/exact").Handle(exactController{}); err != nil {
+		t.Fatal(err)
+	}
+	check(t, app, []request{
+		{method: "GET", target: "/iface", status: 200, want: "bonjour, x"},
+		{method: "GET", target: "/exact", status: 200, want: "hi, y"},
+	})
+}

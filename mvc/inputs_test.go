@@ -1,0 +1,237 @@
+package mvc_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/mvc"
+	"github.com/vireo-go/vireo/sessions"
+)
+
+type ctxKey struct{}
+
+type greeter interface{ Greet(name string) string }
+
+type english struct{ greeting string }
+
+func (e *english) Greet(name string) string { return e.greeting + ", " + name }
+
+type store struct{ name string }
+
+type user struct{ Name string }
+
+type item struct {
+	Name  string `json:"name" form:"name"`
+	Count int    `json:"count" form:"count"`
+}
+
+// inputsController takes every kind of input.
+type inputsController struct {
+	Ctx     *core.Context
+	Request *http.Request
+	Store   *store  // static, by type
+	Greeter greeter // static, by interface
+	User    user    // provider
+	Preset  string  // non-zero: kept
+	Free    int     // no dependency: left alone
+}
+
+func (c *inputsController) GetCtx(ctx *core.Context) string { return "ctx " + ctx.Path() }
+func (c *inputsController) GetReq(r *http.Request) string   { return "q " + r.URL.Query().Get("q") }
+func (c *inputsController) GetWriter(w http.ResponseWriter) {
+	w.Header().Set("X-Writer", "yes")
+	w.Write([]byte("written"))
+}
+func (c *inputsController) GetStd(ctx context.Context) string {
+	v, _ := ctx.Value(ctxKey{}).(string)
+	return "std " + v
+}
+func (c *inputsController) GetDep(s *store, g greeter) string {
+	return s.name + " " + g.Greet("dep")
+}
+func (c *inputsController) GetUser(u user) string { return "user " + u.Name }
+func (c *inputsController) GetFields() string {
+	return strings.Join([]string{c.Ctx.Path(), c.Request.Method, c.Store.name, c.Greeter.Greet("f"), c.User.Name, c.Preset, strconv.Itoa(c.Free)}, "|")
+}
+func (c *inputsController) PostItems(it item) (item, int) {
+	it.Count++
+	return it, http.StatusCreated
+}
+func (c *inputsController) PutItemsBy(id int, it *item) string {
+	return strconv.Itoa(id) + " " + it.Name + " " + strconv.Itoa(it.Count)
+}
+func (c *inputsController) PatchItemsBy(id int, it item, ctx *core.Context) string {
+	return ctx.Method() + " " + strconv.Itoa(id) + " " + it.Name
+}
+func (c *inputsController) AnyEcho(it item) string { return "echo " + it.Name }
+
+func inputsApp(t *testing.T, opts ...core.Option) *core.Application {
+	t.Helper()
+	app := quietApp(opts...)
+	app.Use(func(ctx *core.Context) {
+		ctx.SetRequest(ctx.Request().WithContext(context.WithValue(ctx.Request().Context(), ctxKey{}, "from middleware")))
+		ctx.Next()
+	})
+	m := mvc.New(app.Party("/in"))
+	m.Register(&store{name: "store"}, &english{greeting: "hello"},
+		func(ctx *core.Context) (user, error) {
+			switch name := ctx.Header("X-User"); name {
+			case "":
+				return user{Name: "guest"}, nil
+			case "mallory":
+				return user{}, core.NewHTTPError(http.StatusUnauthorized, "unknown user")
+			default:
+				return user{Name: name}, nil
+			}
+		})
+	if err := m.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Handle(&inputsController{Preset: "preset"}); err != nil {
+		t.Fatal(err)
+	}
+	return app
+}
+
+func TestInputs(t *testing.T) {
+	app := inputsApp(t, core.WithBodyLimit(64))
+	check(t, app, []request{
+		{method: "GET", target: "/in/ctx", status: 200, want: "ctx /in/ctx"},
+		{method: "GET", target: "/in/req?q=search", status: 200, want: "q search"},
+		{method: "GET", target: "/in/writer", status: 200, want: "written", headers: map[string]string{"X-Writer": "yes"}},
+		{method: "GET", target: "/in/std", status: 200, want: "std from middleware"},
+		{method: "GET", target: "/in/dep", status: 200, want: "store hello, dep"},
+		{method: "POST", target: "/in/items", body: `{"name":"pen","count":2}`, contentType: "application/json",
+			status: 201, want: `{"name":"pen","count":3}`, headers: map[string]string{"Content-Type": "application/json; charset=utf-8"}},
+		{method: "POST", target: "/in/items", body: `{"name":"pen"}`, status: 201, want: `{"name":"pen","count":1}`},
+		{method: "POST", target: "/in/items", body: `name=ink&count=4`, contentType: "application/x-www-form-urlencoded",
+			status: 201, want: `{"name":"ink","count":5}`},
+		{method: "POST", target: "/in/items", body: `{"name":`, contentType: "application/json", status: 400, contain: "malformed JSON"},
+		{method: "POST", target: "/in/items", body: `{"count":"x"}`, contentType: "application/json", status: 400, contain: "count"},
+		{method: "POST", target: "/in/items", contentType: "application/json", status: 400, contain: "empty request body"},
+		{method: "POST", target: "/in/items", body: `count=many`, contentType: "application/x-www-form-urlencoded", status: 400, contain: "count"},
+		{method: "POST", target: "/in/items", body: `<item/>`, contentType: "application/xml", status: 415, contain: "application/xml"},
+		{method: "POST", target: "/in/items", body: `{}`, contentType: "bad;;", status: 400, contain: "Content-Type"},
+		{method: "POST", target: "/in/items", body: `{"name":"` + strings.Repeat("x", 100) + `"}`, contentType: "application/json", status: 413, contain: "larger than 64"},
+		{method: "PUT", target: "/in/items/3", body: `{"name":"cup","count":1}`, contentType: "application/json; charset=utf-8", status: 200, want: "3 cup 1"},
+		{method: "PATCH", target: "/in/items/4", body: `{"name":"lid"}`, contentType: "application/merge-patch+json", status: 200, want: "PATCH 4 lid"},
+		{method: "POST", target: "/in/echo", body: `{"name":"any"}`, status: 200, want: "echo any"},
+		{method: "GET", target: "/in/echo", status: 200, want: "echo "},
+	})
+}
+
+func TestProviderAndFields(t *testing.T) {
+	app := inputsApp(t)
+	if err := app.Build(); err != nil {
+		t.Fatal(err)
+	}
+	req := func(target, userName string) (int, string) {
+		r, _ := http.NewRequest(http.MethodGet, target, nil)
+		if userName != "" {
+			r.Header.Set("X-User", userName)
+		}
+		rec := newRecorder()
+		app.ServeHTTP(rec, r)
+		return rec.Code, rec.Body.String()
+	}
+	if code, body := req("/in/user", "ann"); code != 200 || body != "user ann" {
+		t.Errorf("provider parameter: %d %q", code, body)
+	}
+	if code, body := req("/in/user", ""); code != 200 || body != "user guest" {
+		t.Errorf("provider parameter: %d %q", code, body)
+	}
+	if code, body := req("/in/user", "mallory"); code != 401 || !strings.Contains(body, "unknown user") {
+		t.Errorf("provider error: %d %q", code, body)
+	}
+	if code, body := req("/in/fields", "bob"); code != 200 || body != "/in/fields|GET|store|hello, f|bob|preset|0" {
+		t.Errorf("fields: %d %q", code, body)
+	}
+}
+
+// sessionController reads and writes the session of the request.
+type sessionController struct {
+	Session *sessions.Session
+}
+
+func (c *sessionController) GetSet() string {
+	c.Session.Set("n", c.Session.GetInt("n", 0)+1)
+	return "set"
+}
+func (c *sessionController) GetGet(s *sessions.Session) string {
+	return strconv.Itoa(s.GetInt("n", 0))
+}
+
+func TestSessionInjection(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(app *core.Application, m *mvc.Application, mgr *sessions.Manager)
+		want  int // status of the first request
+	}{
+		{"middleware", func(app *core.Application, m *mvc.Application, mgr *sessions.Manager) {
+			m.Router.Use(mgr.Handler())
+		}, 200},
+		{"registered manager", func(app *core.Application, m *mvc.Application, mgr *sessions.Manager) {
+			m.Register(mgr)
+		}, 200},
+		{"neither", func(app *core.Application, m *mvc.Application, mgr *sessions.Manager) {}, 500},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			app := quietApp()
+			mgr := sessions.New(sessions.Config{Cookie: "sid", Expires: time.Hour})
+			t.Cleanup(func() { mgr.Close() })
+			m := mvc.New(app.Party("/s"))
+			tt.setup(app, m, mgr)
+			if err := m.Handle(new(sessionController)); err != nil {
+				t.Fatal(err)
+			}
+			if err := app.Build(); err != nil {
+				t.Fatal(err)
+			}
+			rec := serve(app, "GET", "/s/set", "", "")
+			if rec.Code != tt.want {
+				t.Fatalf("status %d, want %d (%q)", rec.Code, tt.want, rec.Body.String())
+			}
+			if tt.want != 200 {
+				return
+			}
+			cookie := rec.Result().Cookies()
+			if len(cookie) == 0 {
+				t.Fatal("no session cookie")
+			}
+			for i, want := range []string{"1", "1"} {
+				r := newRequest("GET", "/s/get")
+				r.AddCookie(cookie[0])
+				rec := newRecorder()
+				app.ServeHTTP(rec, r)
+				if rec.Body.String() != want {
+					t.Errorf("read %d: %q, want %q", i, rec.Body.String(), want)
+				}
+			}
+		})
+	}
+}
+
+// errProvider fails for every request.
+var errProvider = errors.New("database down")
+
+type failingFieldController struct {
+	User user
+}
+
+func (c *failingFieldController) Get() string { return "unreachable" }
+
+func TestProviderErrorInField(t *testing.T) {
+	app := quietApp()
+	m := mvc.New(app.Party("/f")).Register(func(*core.Context) (user, error) { return user{}, errProvider })
+	if err := m.Handle(new(failingFieldController)); err != nil {
+		t.Fatal(err)
+	}
+	check(t, app, []request{{method: "GET", target: "/f", status: 500, want: "Internal Server Error"}})
+}
