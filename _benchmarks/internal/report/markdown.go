@@ -51,8 +51,12 @@ func writeEnvironment(b *strings.Builder, res *Results) {
 	m, v, s := res.Machine, res.Versions, res.Settings
 	fmt.Fprintf(b, "- Machine: %s, %d cores, %s, kernel %s, %s, %s RAM\n",
 		orUnknown(m.CPUModel), m.Cores, orUnknown(m.OS), orUnknown(m.Kernel), m.Arch, formatBytes(m.MemTotalBytes))
+	dotnet := orNotFound(v.Dotnet)
+	if v.Dotnet != "" {
+		dotnet = "SDK " + v.Dotnet + ", ASP.NET Core " + orUnknown(v.AspNetCore)
+	}
 	fmt.Fprintf(b, "- Versions: Go %s; .NET %s; Node.js %s; npm %s; Express %s; bombardier %s\n",
-		orNotFound(v.Go), orNotFound(v.Dotnet), orNotFound(v.Node), orNotFound(v.Npm), orNotFound(v.Express), orNotFound(v.Bombardier))
+		orNotFound(v.Go), dotnet, orNotFound(v.Node), orNotFound(v.Npm), orNotFound(v.Express), orNotFound(v.Bombardier))
 	load := "per comparison (the original article's -n)"
 	switch {
 	case s.Duration != "":

@@ -85,7 +85,8 @@ type Machine struct {
 // means "not found".
 type Versions struct {
 	Go         string `json:"go"`
-	Dotnet     string `json:"dotnet"`
+	Dotnet     string `json:"dotnet"`     // the SDK (dotnet --version)
+	AspNetCore string `json:"aspnetcore"` // the Microsoft.AspNetCore.App runtime
 	Node       string `json:"node"`
 	Npm        string `json:"npm"`
 	Express    string `json:"express"`

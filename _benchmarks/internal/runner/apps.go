@@ -1,7 +1,8 @@
 // Apps: how each stack is built and started.
 //
 //   - go:     go build -o bin/<name> ./apps/<name>; run bin/<name>
-//   - node:   npm ci in apps/<name>; run node <main of package.json>,
+//   - node:   npm ci in apps/<name> (skipped when node_modules matches the
+//     lock file); run node <main of package.json>,
 //     NODE_ENV=production (Express caches views only then) and WORKERS=N
 //   - dotnet: dotnet publish apps/<name>/<Name>.csproj -c Release -o
 //     bin/dotnet/<name>; run the published apphost, or dotnet <Name>.dll
@@ -12,15 +13,19 @@ package runner
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -116,10 +121,7 @@ func (a *app) buildGo(ctx context.Context, root string, cfg *Config) error {
 }
 
 func (a *app) buildNode(ctx context.Context, cfg *Config) error {
-	if _, err := os.Stat(filepath.Join(a.dir, "package-lock.json")); err != nil {
-		return errors.New("no package-lock.json: npm ci needs one so the versions are pinned")
-	}
-	if err := runTool(ctx, a.dir, []string{"NODE_ENV=production"}, "npm", "ci", "--omit=dev", "--no-audit", "--no-fund"); err != nil {
+	if err := npmCI(ctx, a.dir); err != nil {
 		return err
 	}
 	main, err := nodeMain(a.dir)
@@ -132,6 +134,42 @@ func (a *app) buildNode(ctx context.Context, cfg *Config) error {
 		a.deps = map[string]string{"express": v}
 	}
 	return nil
+}
+
+// lockStamp is written into node_modules after a successful npm ci with the
+// SHA-256 of the package-lock.json installed; the apps' own tests use the same
+// stamp, so an install that matches the lock file is never redone.
+const lockStamp = ".vireo-lock-sha256"
+
+// npmCI installs the app's dependencies from its lock file unless the
+// installed ones match it. It holds an exclusive flock on package-lock.json
+// meanwhile, so two runs (or a run and a test) never install into the same
+// node_modules at once.
+func npmCI(ctx context.Context, dir string) error {
+	lockPath := filepath.Join(dir, "package-lock.json")
+	f, err := os.Open(lockPath)
+	if err != nil {
+		return errors.New("no package-lock.json: npm ci needs one so the versions are pinned")
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("locking %s: %w", lockPath, err)
+	}
+	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	lock, err := io.ReadAll(f)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(lock)
+	want := hex.EncodeToString(sum[:])
+	stamp := filepath.Join(dir, "node_modules", lockStamp)
+	if got, err := os.ReadFile(stamp); err == nil && string(got) == want {
+		return nil
+	}
+	if err := runTool(ctx, dir, nil, "npm", "ci", "--no-audit", "--no-fund", "--prefer-offline"); err != nil {
+		return err
+	}
+	return os.WriteFile(stamp, []byte(want), 0o644)
 }
 
 // nodeMain returns the entry script of the Node app in dir: package.json's

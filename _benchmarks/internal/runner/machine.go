@@ -75,12 +75,34 @@ func toolVersion(ctx context.Context, name string, args ...string) string {
 // versions collects the runtime versions; Express and bombardier are filled
 // in by the caller once the apps and bombardier are built.
 func versions(ctx context.Context) report.Versions {
-	return report.Versions{
+	v := report.Versions{
 		Go:     toolVersion(ctx, "go", "env", "GOVERSION"),
 		Dotnet: toolVersion(ctx, "dotnet", "--version"),
 		Node:   toolVersion(ctx, "node", "--version"),
 		Npm:    toolVersion(ctx, "npm", "--version"),
 	}
+	if v.Dotnet != "" {
+		v.AspNetCore = aspNetCoreRuntime(ctx)
+	}
+	return v
+}
+
+// aspNetCoreRuntime returns the newest Microsoft.AspNetCore.App runtime that
+// `dotnet --list-runtimes` lists (the one a net10.0 app rolls forward to).
+func aspNetCoreRuntime(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "dotnet", "--list-runtimes").Output()
+	if err != nil {
+		return ""
+	}
+	latest := ""
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "Microsoft.AspNetCore.App" {
+			latest = f[1] // listed in ascending order
+		}
+	}
+	return latest
 }
 
 // frameworkModules are the modules whose versions a Go app's row records.
