@@ -16,6 +16,7 @@ package runner
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -81,7 +82,41 @@ func systemdUsable() (bool, string) {
 	if st, err := os.Stat("/run/systemd/system"); err != nil || !st.IsDir() {
 		return false, "systemd is not the init system (no /run/systemd/system)"
 	}
+	// Creating a scope needs privileges (root or polkit): try one.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "systemd-run", "--scope", "--quiet", "--collect",
+		"-p", "CPUQuota=40%", "-p", "MemoryMax=268435456", "--", "true").CombinedOutput()
+	if err != nil {
+		return false, "systemd-run cannot create a scope: " + strings.TrimSpace(string(out))
+	}
 	return true, ""
+}
+
+// scopeCgroup returns the cgroup systemd-run placed pid in, so that its
+// memory peak can be read; nothing is removed afterwards (--collect does it).
+func scopeCgroup(pid int) *cgroup {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
+	if err != nil {
+		return nil
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		switch {
+		case parts[1] == "" && parts[0] == "0":
+			if _, err := os.Stat(filepath.Join(cgroupFS, "cgroup.controllers")); err == nil {
+				return &cgroup{peakFile: filepath.Join(cgroupFS, parts[2], "memory.peak")}
+			}
+		case hasWords(strings.ReplaceAll(parts[1], ",", " "), "memory"):
+			if mount := v1Mount("memory"); mount != "" {
+				return &cgroup{peakFile: filepath.Join(mount, parts[2], "memory.max_usage_in_bytes")}
+			}
+		}
+	}
+	return nil
 }
 
 // ownCgroup returns this process's cgroup path in the hierarchy whose

@@ -191,11 +191,36 @@ func Run(ctx context.Context, cfg Config) (*report.Results, report.Files, error)
 	if err != nil {
 		return res, files, err
 	}
+	s.printSummary(res)
 	s.logf("report %s", files.Markdown)
 	if len(s.failures) > 0 {
 		return res, files, fmt.Errorf("%w: %d failure(s):\n  %s", ErrFailed, len(s.failures), strings.Join(s.failures, "\n  "))
 	}
 	return res, files, nil
+}
+
+// printSummary prints each comparison's medians and ratios, the gist of
+// RESULTS.md, at the end of the progress output.
+func (s *session) printSummary(res *report.Results) {
+	for _, c := range res.Comparisons {
+		s.logf("---- %s (baseline %s)", c.Key(), c.Baseline)
+		for _, a := range c.Apps {
+			switch {
+			case a.Skipped != "":
+				s.logf("     %-24s skipped: %s", a.Name, a.Skipped)
+			case a.Failed != "":
+				s.logf("     %-24s FAILED: %s", a.Name, a.Failed)
+			case a.Summary != nil:
+				ratio := "baseline"
+				if r := a.Summary.BaselineRatioToThisApp; a.Name != c.Baseline && r != nil {
+					ratio = fmt.Sprintf("%s ÷ row %.2f (%.2f-%.2f)", c.Baseline, r.Median, r.Min, r.Max)
+				} else if a.Name != c.Baseline {
+					ratio = "no baseline figures"
+				}
+				s.logf("     %-24s %10.0f req/s  p99 %6.1fms  %s", a.Name, a.Summary.RequestsPerSec.Median, a.Summary.LatencyP99Micros/1000, ratio)
+			}
+		}
+	}
 }
 
 func (s *session) settings() report.Settings {
@@ -349,6 +374,9 @@ func (s *session) start(ctx context.Context, p *planned, lv *live, port int) (bo
 		s.excluded(lv, "did not start", err.Error())
 		return false, nil
 	}
+	if s.lim != nil && s.lim.method == "systemd-run" {
+		cg = scopeCgroup(proc.Pid())
+	}
 	proc.cg = cg
 	lv.proc = proc
 	lv.mem = newMemSampler(proc.Pid())
@@ -425,8 +453,15 @@ func (s *session) measure(ctx context.Context, p *planned, lv *live, round, step
 		s.excluded(lv, fmt.Sprintf("run %d failed", round), err.Error())
 		return nil
 	}
-	lv.row.Runs = append(lv.row.Runs, run)
 	b := &run.Bombardier
+	if b.Req2xx == 0 {
+		// Figures of a server that answered nothing successfully would
+		// rank an error page; they are not a measurement of the app.
+		s.excluded(lv, fmt.Sprintf("run %d: no 2xx response", round), fmt.Sprintf("%d non-2xx, %d socket errors %v\n%s",
+			b.NonSuccess(), b.ErrorTotal(), b.Errors, lv.proc.Output()))
+		return nil
+	}
+	lv.row.Runs = append(lv.row.Runs, run)
 	p99, _ := b.Percentile(99)
 	extra := ""
 	if ns, e := b.NonSuccess(), b.ErrorTotal(); ns > 0 || e > 0 {
