@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -92,6 +94,27 @@ func WriteChart(c *Comparison, path string) error {
 		return err
 	}
 	p.Add(eb)
+
+	// The median above each bar, and room for it and the error bars.
+	top := 0.0
+	labels := make([]string, len(vals))
+	for i, v := range vals {
+		labels[i] = fmt.Sprintf("%.0f", v)
+		top = math.Max(top, spreads[i].Max)
+	}
+	p.Y.Max = top * 1.15
+	lxy := make(plotter.XYs, len(vals))
+	for i, v := range vals {
+		lxy[i] = plotter.XY{X: float64(i), Y: math.Max(v, spreads[i].Max) + top*0.02}
+	}
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: lxy, Labels: labels})
+	if err != nil {
+		return err
+	}
+	for i := range lb.TextStyle {
+		lb.TextStyle[i].XAlign = text.XCenter
+	}
+	p.Add(lb)
 	p.NominalX(names...)
 	// Half a slot of room on each side keeps the outer bars off the axes.
 	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5

@@ -171,9 +171,6 @@ func TestSummarize(t *testing.T) {
 
 func TestWriteDir(t *testing.T) {
 	dir := t.TempDir()
-	if d := os.Getenv("REPORT_TEST_DIR"); d != "" {
-		dir = d
-	}
 	res := sampleResults(t)
 	files, err := WriteDir(dir, res)
 	if err != nil {
