@@ -105,14 +105,14 @@ func toBool(v any) (bool, bool) {
 	return false, false
 }
 
-// toString converts v to a string; []byte is copied into one.
+// toString converts v to a string; []byte is copied into one. Numbers are
+// not strings: GetString of a number returns the default, whichever store
+// the session came from.
 func toString(v any) (string, bool) {
 	switch x := v.(type) {
 	case string:
 		return x, true
 	case []byte:
-		return string(x), true
-	case json.Number:
 		return string(x), true
 	}
 	return "", false

@@ -93,7 +93,7 @@ func TestTypedGetters(t *testing.T) {
 			t.Errorf("GetFloat64(%s) = %g, want %g", tt.key, got, tt.want)
 		}
 	}
-	strs := []struct{ key, want string }{{"str", "hello"}, {"bytes", "b"}, {"num", "12"}, {"int", "-"}, {"missing", "-"}}
+	strs := []struct{ key, want string }{{"str", "hello"}, {"bytes", "b"}, {"num", "-"}, {"int", "-"}, {"missing", "-"}}
 	for _, tt := range strs {
 		if got := s.GetString(tt.key, "-"); got != tt.want {
 			t.Errorf("GetString(%s) = %q, want %q", tt.key, got, tt.want)
