@@ -407,3 +407,34 @@ func TestDependencyLookupOrder(t *testing.T) {
 		{method: "GET", target: "/exact", status: 200, want: "hi, y"},
 	})
 }
+
+// Embedded structs: promoted fields are injected, promoted and
+// value-receiver methods are routes.
+type baseController struct {
+	Ctx *core.Context
+}
+
+func (b baseController) GetBase() string { return "base " + b.Ctx.Path() }
+
+type derivedController struct {
+	baseController
+	Name string
+}
+
+func (d derivedController) GetName() string         { return d.Name + " " + d.Ctx.Method() }
+func (d *derivedController) GetItemBy(n uint64) int { return int(200 + n) }
+func (d derivedController) GetRaw(s []byte) []byte  { return s }
+
+func TestEmbeddedAndValueReceivers(t *testing.T) {
+	app := quietApp()
+	m := mvc.New(app.Party("/d")).Register([]byte("raw dependency"))
+	if err := m.Handle(derivedController{Name: "derived"}); err != nil {
+		t.Fatal(err)
+	}
+	check(t, app, []request{
+		{method: "GET", target: "/d/base", status: 200, want: "base /d/base"},
+		{method: "GET", target: "/d/name", status: 200, want: "derived GET"},
+		{method: "GET", target: "/d/item/1", status: 201, want: ""},
+		{method: "GET", target: "/d/raw", status: 200, want: "raw dependency"},
+	})
+}

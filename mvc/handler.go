@@ -21,7 +21,7 @@ import (
 )
 
 func (c *controller) handler(m reflect.Method, ft reflect.Type, ins []*input, write resultsWriter) core.Handler {
-	fast := fastCaller(ft, ins)
+	fast := fastCaller(m, ft, ins)
 	index := m.Index
 	begin, end := c.begin, c.end
 
@@ -29,11 +29,11 @@ func (c *controller) handler(m reflect.Method, ft reflect.Type, ins []*input, wr
 		recv := c.value
 		var call func(ctx *core.Context)
 		if fast != nil {
-			fn := recv.Method(index).Interface()
+			p := recv.UnsafePointer()
 			if !begin && !end {
-				return func(ctx *core.Context) { fast(ctx, fn) }
+				return func(ctx *core.Context) { fast(ctx, p) }
 			}
-			call = func(ctx *core.Context) { fast(ctx, fn) }
+			call = func(ctx *core.Context) { fast(ctx, p) }
 		} else {
 			mv := recv.Method(index)
 			call = func(ctx *core.Context) { callReflect(ctx, mv, ins, write) }
@@ -73,7 +73,7 @@ func (c *controller) handler(m reflect.Method, ft reflect.Type, ins []*input, wr
 			}
 		}
 		if fast != nil {
-			fast(ctx, recv.Method(index).Interface())
+			fast(ctx, recv.UnsafePointer())
 		} else {
 			callReflect(ctx, recv.Method(index), ins, write)
 		}
