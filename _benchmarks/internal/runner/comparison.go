@@ -203,7 +203,7 @@ func (s *session) warm(ctx context.Context, p *planned, lv *live, d time.Duratio
 		return nil
 	}
 	opts := bombardier.Options{URL: lv.proc.URL() + p.ep.Path, Connections: p.connections, Duration: d, Timeout: s.cfg.Timeout, Headers: lv.headers}
-	lv.mem.start(100 * time.Millisecond)
+	lv.mem.start(sampleInterval)
 	_, err := s.load.run(ctx, opts)
 	lv.mem.stopSampling()
 	if ctx.Err() != nil {

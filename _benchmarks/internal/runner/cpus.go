@@ -4,6 +4,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -146,3 +147,17 @@ func newPinning(server, load string) pinning {
 }
 
 func (p pinning) pinned() bool { return len(p.server) > 0 }
+
+// pinSelf moves every thread of the runner itself onto the load CPUs, so its
+// own work (sampling /proc, reading bombardier's output) never takes cycles
+// from the server. Threads created later inherit the mask.
+func (p pinning) pinSelf(ctx context.Context, load string) error {
+	if !p.pinned() {
+		return nil
+	}
+	out, err := exec.CommandContext(ctx, p.load[0], "-a", "-p", "-c", load, strconv.Itoa(os.Getpid())).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("runner: pinning the runner to CPUs %s: %v: %s", load, err, out)
+	}
+	return nil
+}

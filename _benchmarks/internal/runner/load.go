@@ -69,7 +69,7 @@ func (l *loader) run(ctx context.Context, opts bombardier.Options) (*bombardier.
 func (l *loader) measure(ctx context.Context, p *Proc, mem *memSampler, opts bombardier.Options, round int) (report.Run, error) {
 	run := report.Run{Round: round, StartedAt: time.Now().UTC()}
 	cpuBefore := groupCPUSeconds(p.Pid())
-	mem.start(100 * time.Millisecond)
+	mem.start(sampleInterval)
 	rep, err := l.run(ctx, opts)
 	mem.stopSampling()
 	if err != nil {

@@ -17,6 +17,10 @@ import (
 	"time"
 )
 
+// sampleInterval is how often the memory of a server under load is sampled;
+// it only matters for process groups, as VmHWM covers a single process.
+const sampleInterval = 200 * time.Millisecond
+
 // clockTicks is USER_HZ, the unit of the times in /proc/<pid>/stat; it is 100
 // on every Linux architecture Go supports.
 const clockTicks = 100

@@ -176,6 +176,10 @@ func Run(ctx context.Context, cfg Config) (*report.Results, report.Files, error)
 		}
 	}
 
+	// After the builds, which should use every CPU.
+	if err := s.pin.pinSelf(ctx, cfg.LoadCPUs); err != nil {
+		s.logf("WARNING: %v", err)
+	}
 	for i := range plan {
 		c, err := s.runComparison(ctx, &plan[i])
 		if err != nil {
