@@ -107,12 +107,41 @@ func (s *Session) GetBool(key string, def bool) bool {
 	return def
 }
 
-// Set stores value under key. A destroyed session ignores it.
+// Set stores value under key. A destroyed session ignores it. Setting a
+// string, bool or number equal to the stored one is not a change, so it
+// costs a remote store no write.
 func (s *Session) Set(key string, value any) {
 	s.write(func(r *Record) bool {
+		if old, ok := r.get(key, false); ok && sameScalar(old, value) {
+			return false
+		}
 		r.set(key, value, false)
 		return true
 	})
+}
+
+// sameScalar reports whether a and b are equal values of the same basic
+// type. Other types (slices, maps, structs) count as different: comparing
+// them could panic or cost more than the write it saves.
+func sameScalar(a, b any) bool {
+	switch x := a.(type) {
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case int:
+		y, ok := b.(int)
+		return ok && x == y
+	case int64:
+		y, ok := b.(int64)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	}
+	return false
 }
 
 // Delete removes key and reports whether it was there.

@@ -53,12 +53,10 @@ func (JSONCodec) Marshal(s sessions.Snapshot) ([]byte, error) {
 
 // Unmarshal decodes what Marshal wrote.
 func (JSONCodec) Unmarshal(data []byte) (sessions.Snapshot, error) {
-	var r struct {
-		Values   [][2]json.RawMessage `json:"v"`
-		Flashes  [][2]json.RawMessage `json:"f"`
-		Lifetime time.Duration        `json:"l"`
-	}
-	if err := json.Unmarshal(data, &r); err != nil {
+	var r jsonRecord
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&r); err != nil {
 		return sessions.Snapshot{}, err
 	}
 	s := sessions.Snapshot{Lifetime: r.Lifetime}
@@ -70,23 +68,17 @@ func (JSONCodec) Unmarshal(data []byte) (sessions.Snapshot, error) {
 	return s, err
 }
 
-func decodeEntries(raw [][2]json.RawMessage) ([]sessions.Entry, error) {
+func decodeEntries(raw [][2]any) ([]sessions.Entry, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
 	out := make([]sessions.Entry, 0, len(raw))
 	for _, kv := range raw {
-		var key string
-		if err := json.Unmarshal(kv[0], &key); err != nil {
-			return nil, fmt.Errorf("session key: %w", err)
+		key, ok := kv[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("session key %v is not a string", kv[0])
 		}
-		dec := json.NewDecoder(bytes.NewReader(kv[1]))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("session value %q: %w", key, err)
-		}
-		out = append(out, sessions.Entry{Key: key, Value: plainNumbers(v)})
+		out = append(out, sessions.Entry{Key: key, Value: plainNumbers(kv[1])})
 	}
 	return out, nil
 }

@@ -15,18 +15,23 @@ import (
 )
 
 type redisServer struct {
-	t    testing.TB
-	port int
-	dir  string
-	cmd  *exec.Cmd
-	out  bytes.Buffer
+	t testing.TB
+	// persist turns on the append-only file, fsynced on every write, for
+	// the tests that restart the server; benchmarks run without it.
+	persist bool
+	port    int
+	dir     string
+	cmd     *exec.Cmd
+	out     bytes.Buffer
 }
 
 func (s *redisServer) addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
 
 // startRedis starts a server on a free port, or skips the test when
 // redis-server is not installed.
-func startRedis(t testing.TB) *redisServer {
+func startRedis(t testing.TB) *redisServer { return startRedisWith(t, true) }
+
+func startRedisWith(t testing.TB, persist bool) *redisServer {
 	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		t.Skip("redis-server not installed (Debian: apt-get install -y redis-server); skipping the Redis tests")
@@ -37,7 +42,7 @@ func startRedis(t testing.TB) *redisServer {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	s := &redisServer{t: t, port: port, dir: t.TempDir()}
+	s := &redisServer{t: t, port: port, dir: t.TempDir(), persist: persist}
 	s.start()
 	t.Cleanup(s.stop)
 	return s
@@ -47,9 +52,13 @@ func startRedis(t testing.TB) *redisServer {
 func (s *redisServer) start() {
 	s.t.Helper()
 	s.out.Reset()
+	aof := "no"
+	if s.persist {
+		aof = "yes"
+	}
 	s.cmd = exec.Command("redis-server",
 		"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--dir", s.dir, "--save", "", "--appendonly", "yes", "--appendfsync", "always",
+		"--dir", s.dir, "--save", "", "--appendonly", aof, "--appendfsync", "always",
 		"--daemonize", "no", "--loglevel", "warning")
 	s.cmd.Stdout = &s.out
 	s.cmd.Stderr = &s.out
