@@ -193,3 +193,62 @@ func processesUnder(dir string) []string {
 	}
 	return out
 }
+
+// TestQuickRunSessions runs both sessions variants on the sessions apps that
+// exist here: the cookie-keeping variant must carry the cookie and every
+// request must succeed.
+func TestQuickRunSessions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end run skipped with -short")
+	}
+	root, contract := benchtest.MustContract(t)
+	_, npmErr := exec.LookPath("npm")
+	var apps []string
+	for _, a := range contract.Comparisons["sessions"].Apps {
+		if _, err := os.Stat(filepath.Join(root, "apps", a)); err != nil {
+			continue
+		}
+		if s := contract.Stack(a); s == StackGo || (s == StackNode && npmErr == nil) {
+			apps = append(apps, a)
+		}
+	}
+	if len(apps) == 0 {
+		t.Skip("no sessions app that can run here exists yet")
+	}
+	// The Vireo app once it exists, else a Go peer.
+	baseline := apps[0]
+	for i := len(apps) - 1; i >= 0; i-- {
+		if contract.Stack(apps[i]) == StackGo {
+			baseline = apps[i]
+		}
+	}
+	cfg := Config{
+		Root: root, OutDir: t.TempDir(), Comparisons: []string{"sessions"}, Apps: apps, Baselines: []string{baseline},
+		Quick: true, Duration: time.Second, Log: &testLog{t: t},
+	}
+	if _, _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	res, err := report.CheckDir(cfg.OutDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Comparisons) != 2 || res.Comparisons[0].Variant != VariantCookieLess || res.Comparisons[1].Variant != VariantCookieKeeping {
+		t.Fatalf("comparisons %+v", res.Comparisons)
+	}
+	if res.Comparisons[1].CookieMethod == "" || res.Comparisons[0].CookieMethod != "" {
+		t.Error("the cookie method is not stated on the cookie-keeping variant only")
+	}
+	for _, c := range res.Comparisons {
+		for _, a := range c.Apps {
+			if !a.Measured() {
+				t.Errorf("%s/%s not measured: %q %q", c.Key(), a.Name, a.Skipped, a.Failed)
+				continue
+			}
+			r := a.Runs[0].Bombardier
+			if r.Req2xx == 0 || r.NonSuccess() != 0 || r.ErrorTotal() != 0 {
+				t.Errorf("%s/%s: %d 2xx, %d non-2xx, %d errors", c.Key(), a.Name, r.Req2xx, r.NonSuccess(), r.ErrorTotal())
+			}
+		}
+	}
+}
