@@ -1,0 +1,184 @@
+// Package mvc turns controllers - structs whose methods are named after
+// HTTP methods - into routes of a core Router, with dependency injection
+// into their parameters and fields and responses written from their
+// results. All reflection happens at registration: a request only runs
+// precomputed closures.
+//
+//	type ValuesController struct{}
+//
+//	func (c *ValuesController) GetBy(id int) string { return "value" }
+//
+//	app := vireo.New()
+//	m := mvc.New(app.Party("/api/values"))
+//	m.Register(db, func(ctx *vireo.Context) (*User, error) { return auth(ctx) })
+//	if err := m.Handle(new(ValuesController)); err != nil {
+//		log.Fatal(err)
+//	}
+//
+// # Routes from method names
+//
+// An exported method whose name starts with an HTTP method (Get, Post, Put,
+// Patch, Delete, Head, Options, Connect, Trace) or Any is a route, relative
+// to the router's prefix. The rest of the name is split at upper-case
+// letters (an acronym such as API or ID stays one word; digits stay with
+// the word before them) and each word becomes a lower-case path segment,
+// except By, which is a path parameter, and ByWildcard, a parameter taking
+// the rest of the path:
+//
+//	Get()                              GET /
+//	GetBy(id int)                      GET /{param1:int}
+//	GetProfileBy(name string)          GET /profile/{param1}
+//	PostLogin()                        POST /login
+//	GetUserFollowersBy(id int64)       GET /user/followers/{param1:int64}
+//	GetUserByPostsBy(u int, p uint64)  GET /user/{param1:int}/posts/{param2:uint64}
+//	GetFilesByWildcard(path string)    GET /files/{param1:path}
+//	DeleteBy(id int)                   DELETE /{param1:int}
+//	GetAPIKeys()                       GET /api/keys
+//	AnyPing()                          /ping for every method of core.AnyMethods
+//
+// Generated parameters are named param1, param2... in route order (names
+// the party's prefix uses are skipped), so ctx.Param("param1") reads them
+// in middleware. Their pattern type follows the Go type of the method
+// parameter: int, int8-int32 -> {:int}; int64 -> {:int64}; uint,
+// uint8-uint32 -> {:uint}; uint64 -> {:uint64}; bool -> {:bool}; string and
+// floats -> a plain {name}. A path that does not fit the type, such as
+// /api/values/abc for GetBy(id int), matches no route and is a 404; so is a
+// value the Go type cannot hold (an int8 given 300, a float64 given "x").
+//
+// Other methods (Helper, Getter, Gettext...) are not routes. A name whose
+// By segments do not match the method's path parameters, a method with an
+// input nothing provides, a result that cannot be written, a route
+// conflicting with another: each is an error returned by Handle naming the
+// controller and the method, for example
+//
+//	mvc: app.UsersController.GetBy: parameter 2: no dependency of type *app.Store registered
+//
+// # Explicit routes and activation hooks
+//
+// A controller may implement
+//
+//	BeforeActivation(b mvc.BeforeActivation)
+//	AfterActivation(a mvc.AfterActivation)
+//
+// BeforeActivation runs first: b.Router() is the controller's router (add
+// middleware or plain routes), b.Dependencies() its own dependency
+// container, and b.Handle("GET", "/something/{id:int}", "MethodName", mw...)
+// routes any exported method with an explicit pattern, after the given
+// middleware; that method is then not also routed by its name.
+// AfterActivation runs last and can inspect a.Routes(), a.RoutesOf(name)
+// and a.Singleton().
+//
+// # Inputs
+//
+// Method parameters are bound by type:
+//
+//	*core.Context (vireo.Context)   the request's context
+//	*http.Request                   ctx.Request()
+//	http.ResponseWriter             ctx.ResponseWriter()
+//	context.Context                 ctx.Request().Context()
+//	*sessions.Session               see below
+//	a registered dependency         by exact type, else by interface it implements
+//	bool, string, ints, uints, floats   path parameters
+//	a struct or *struct             the request body, on POST, PUT, PATCH and Any routes
+//
+// Path parameters bind by position counted from the end of the route: the
+// last path parameter of the method takes the route's last parameter. A
+// method's By parameters therefore bind to its own segments, and extra
+// leading parameters bind to the parameters of the party's prefix:
+// on mvc.New(app.Party("/users/{uid:int}")), GetPostsBy(uid, post int)
+// serves /users/{uid:int}/posts/{param1:int}.
+//
+// A request body is decoded by its Content-Type: JSON for
+// application/json, any +json type and a missing Content-Type; the core's
+// form reader (form tags) for application/x-www-form-urlencoded and
+// multipart/form-data; anything else is 415 Unsupported Media Type.
+// Malformed input is a 400 with the reason and a body over the
+// application's limit (core.WithBodyLimit) a 413, and the method does not
+// run. On an Any route, a request whose method has no body (GET...) gets the
+// zero value.
+//
+// A *sessions.Session is the session the sessions middleware
+// (Manager.Handler) started; without the middleware, a *sessions.Manager
+// registered with Register starts it (setting the cookie). With neither,
+// the request fails with 500: that is a configuration error.
+//
+// # Dependencies
+//
+// Register(values...) adds values, injected as they are under their
+// dynamic type, and providers, funcs of the form
+//
+//	func(*core.Context) T
+//	func(*core.Context) (T, error)
+//
+// called per request (a non-nil error stops the request with it, its status
+// from its StatusCode method or 500). A wanted type is looked up by exact
+// type first, then as a non-empty interface implemented by a registered
+// type; the newest registration wins, and a party's or controller's own
+// registrations come before its parents'. Party("/sub", mw...) returns a
+// child application on a child router that sees the parent's dependencies,
+// including ones registered later, while its own stay its own.
+//
+// # Controller fields and lifetime
+//
+// Exported fields, promoted fields of embedded structs included, are
+// injected too (path parameters and bodies excepted). A field that already
+// holds a value in the registered controller keeps it; a zero field whose
+// type is a registered value is set once, at registration; a zero field of
+// a per-request type (*core.Context, *http.Request, http.ResponseWriter,
+// context.Context, *sessions.Session, a provider's type) is set for each
+// request. A zero field of a non-empty interface type that nothing provides
+// is a registration error; other fields are left alone.
+//
+// A controller without per-request fields is a singleton: the registered
+// value serves every request, concurrently, and costs no allocation, so it
+// must not keep request state in its fields. Any other controller is copied
+// from the registered value for each request (one allocation) and its
+// per-request fields set, so its fields are private to the request.
+//
+// A controller may also implement BeginRequest(*core.Context), called
+// before the method (when it stops the chain, with ctx.StopWithStatus for
+// example, neither the method nor EndRequest runs), and
+// EndRequest(*core.Context), called after the method and its result.
+//
+// # Results
+//
+// Results are written by type:
+//
+//	(none)               nothing (the method may have written through the Context)
+//	string kinds         text/plain; charset=utf-8, unless a Content-Type was set
+//	[]byte               the body as is
+//	int                  the status (0 leaves it alone; outside 100-999 is a 500)
+//	error                nil: nothing; else ctx.StopWithError(err)
+//	mvc.View             ctx.View(Name, Data) with Layout and status Code
+//	mvc.Response         Code, ContentType and a body from Object (JSON, or XML
+//	                     when ContentType says xml), Text or Content; Path redirects;
+//	                     Err is an error result
+//	an interface (any)   by its dynamic type, with these rules
+//	anything else        JSON
+//
+// and pairs: (T, error) writes T unless the error is non-nil; (T, int)
+// writes T with that status; (T, bool) writes T, or answers 404 Not Found
+// when false.
+//
+// An error result's status is its StatusCode() (core.HTTPError has one) or
+// 500. The client sees the message of a core.HTTPError and the text of a
+// 4xx error; the text of any other 5xx error is logged and replaced by the
+// status text, unless the application opted in with core.WithErrorDetails.
+//
+// # Performance
+//
+// Methods with no parameter or one path parameter or *core.Context, and no
+// result or one string, []byte, int or error, are called directly, not
+// through reflect (see fast.go): GET /api/values/5 on a singleton
+// GetBy(id int) string costs what a plain handler costs, with no
+// allocation. Other signatures go through reflect.Value.Call.
+//
+// # Errors and app.Build
+//
+// Handle returns the controller's registration errors, and Err returns all
+// of an application's and its parties'. Route errors (an invalid or
+// conflicting pattern) are also reported by the core's app.Build. Other
+// errors reach app.Build only when the core application accepts outside
+// errors through a RecordError(error) method; check Handle's result or Err
+// otherwise.
+package mvc
