@@ -63,7 +63,7 @@ type Config struct {
 	// fixed number of requests.
 	Duration time.Duration
 	// Warmup is the load an app gets after it started, before its first
-	// measured run; Rewarm the load before every later run in interleaved
+	// measured run; Rewarm the load before every run in interleaved
 	// mode, after the app was resumed.
 	Warmup, Rewarm time.Duration
 	// Timeout is bombardier's per-request timeout (-t).

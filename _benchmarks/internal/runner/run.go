@@ -238,7 +238,7 @@ func (s *session) settings() report.Settings {
 		st.Duration = c.Duration.String()
 	}
 	if c.Mode == ModeInterleaved {
-		st.Warmup += " after start, " + c.Rewarm.String() + " before every later run"
+		st.Warmup += " after start, " + c.Rewarm.String() + " after each resume, before its run"
 	}
 	return st
 }
