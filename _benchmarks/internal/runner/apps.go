@@ -88,8 +88,8 @@ func stackOf(dir string) string {
 	return StackGo
 }
 
-// build builds a and sets how to run it. out receives the build tools'
-// output, which is shown when a build fails.
+// build builds a and sets how to run it; a failed build's error carries the
+// tail of the build tool's output.
 func (a *app) build(ctx context.Context, root string, cfg *Config) error {
 	start := time.Now()
 	var err error
