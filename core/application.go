@@ -67,6 +67,7 @@ type Application struct {
 
 	serverMu   sync.Mutex
 	server     *http.Server
+	closed     bool // Shutdown was called
 	onShutdown []func()
 	shutdown   chan struct{} // closed when Shutdown has finished
 	shutOnce   sync.Once

@@ -48,7 +48,8 @@ func (app *Application) Listen(addr string, configure ...func(*http.Server)) err
 
 // Serve serves on ln until SIGINT, SIGTERM or Shutdown, then shuts down
 // gracefully. configure funcs may change any field of the http.Server after
-// the defaults are set. It returns nil after a graceful shutdown.
+// the defaults are set. It returns nil after a graceful shutdown, and
+// http.ErrServerClosed when the application was shut down before it started.
 func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) error {
 	if err := app.Build(); err != nil {
 		ln.Close()
@@ -65,6 +66,11 @@ func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) 
 		fn(srv)
 	}
 	app.serverMu.Lock()
+	if app.closed {
+		app.serverMu.Unlock()
+		ln.Close()
+		return http.ErrServerClosed
+	}
 	if app.server != nil {
 		app.serverMu.Unlock()
 		ln.Close()
@@ -105,6 +111,7 @@ func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) 
 func (app *Application) Shutdown(ctx context.Context) error {
 	app.serverMu.Lock()
 	srv := app.server
+	app.closed = true
 	app.serverMu.Unlock()
 	var err error
 	if srv != nil {

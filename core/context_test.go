@@ -1,0 +1,212 @@
+package core
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+type payload struct {
+	Name string `json:"name" form:"name"`
+	Age  int    `json:"age" form:"age"`
+	Tags []string `json:"tags" form:"tag"`
+	OK   bool   `json:"ok" form:"ok"`
+}
+
+func TestReadJSON(t *testing.T) {
+	app := quietApp(WithBodyLimit(64))
+	app.Post("/p", func(c *Context) {
+		var p payload
+		if err := c.ReadJSON(&p); err != nil {
+			c.StopWithError(err)
+			return
+		}
+		c.JSON(p)
+	})
+	tests := []struct {
+		name, body string
+		code       int
+		want       string
+	}{
+		{"valid", `{"name":"ann","age":3}`, 200, `{"name":"ann","age":3,"tags":null,"ok":false}`},
+		{"empty", ``, 400, "Bad Request: empty request body, JSON expected"},
+		{"malformed", `{"name":`, 400, "Bad Request: malformed JSON: unexpected end of body"},
+		{"syntax", `{"name" "x"}`, 400, "Bad Request: malformed JSON at offset 9"},
+		{"type", `{"age":"old"}`, 400, "Bad Request: JSON field age: expected int, got string"},
+		{"trailing", `{"age":1} {"age":2}`, 400, "Bad Request: malformed JSON: data after the top-level value"},
+		{"too large", `{"name":"` + strings.Repeat("x", 100) + `"}`, 413, "Request Entity Too Large: request body larger than 64 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := do(app, "POST", "/p", strings.NewReader(tt.body))
+			if w.Code != tt.code || !strings.HasPrefix(w.Body.String(), tt.want) {
+				t.Fatalf("got %d %q; want %d %q", w.Code, w.Body, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadFormAndValues(t *testing.T) {
+	app := quietApp(WithBodyLimit(1024))
+	app.Post("/f", func(c *Context) {
+		var p payload
+		if err := c.ReadForm(&p); err != nil {
+			c.StopWithError(err)
+			return
+		}
+		c.JSON(map[string]any{"p": p, "fv": c.FormValue("name"), "pv": c.PostValue("q"), "q": c.URLParam("q"), "d": c.URLParamDefault("none", "def")})
+	})
+	post := func(body string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("POST", "/f?q=query", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		w := httptest.NewRecorder()
+		app.ServeHTTP(w, r)
+		return w
+	}
+	w := post(url.Values{"name": {"bo"}, "age": {"7"}, "tag": {"a", "b"}, "ok": {"on"}}.Encode())
+	want := `{"d":"def","fv":"bo","p":{"name":"bo","age":7,"tags":["a","b"],"ok":true},"pv":"","q":"query"}`
+	if w.Code != 200 || w.Body.String() != want {
+		t.Fatalf("got %d %s\nwant %s", w.Code, w.Body, want)
+	}
+	if w := post("age=old"); w.Code != 400 || !strings.Contains(w.Body.String(), "form field age") {
+		t.Fatalf("bad int: %d %q", w.Code, w.Body)
+	}
+	if w := post("name=" + strings.Repeat("x", 2000)); w.Code != 413 && w.Code != 400 {
+		t.Fatalf("oversized form: %d %q", w.Code, w.Body)
+	}
+}
+
+func TestResponses(t *testing.T) {
+	app := quietApp()
+	app.Get("/text", func(c *Context) { c.Text("hi") })
+	app.Get("/html", func(c *Context) { c.HTML("<b>hi</b>") })
+	app.Get("/json", func(c *Context) { c.JSON(map[string]int{"a": 1}) })
+	app.Get("/indent", func(c *Context) { c.JSONIndent(map[string]int{"a": 1}, "  ") })
+	app.Get("/badjson", func(c *Context) { c.JSON(map[string]any{"f": func() {}}) })
+	app.Get("/xml", func(c *Context) {
+		c.XML(struct {
+			XMLName struct{} `xml:"v"`
+			N       int      `xml:"n"`
+		}{N: 5})
+	})
+	app.Get("/redirect", func(c *Context) { c.Redirect("/elsewhere", http.StatusSeeOther) })
+	app.Get("/cookie", func(c *Context) {
+		v, err := c.Cookie("in")
+		if err != nil {
+			c.StopWithError(NewHTTPError(400, "no cookie"))
+			return
+		}
+		c.SetCookie(&http.Cookie{Name: "out", Value: v + "!", HttpOnly: true})
+		c.Text(c.Header("X-Req"))
+	})
+	tests := []struct{ target, ct, body string; code int }{
+		{"/text", "text/plain; charset=utf-8", "hi", 200},
+		{"/html", "text/html; charset=utf-8", "<b>hi</b>", 200},
+		{"/json", "application/json; charset=utf-8", `{"a":1}`, 200},
+		{"/indent", "application/json; charset=utf-8", "{\n  \"a\": 1\n}", 200},
+		{"/badjson", "text/plain; charset=utf-8", "Internal Server Error", 500},
+		{"/xml", "application/xml; charset=utf-8", `<?xml version="1.0" encoding="UTF-8"?>` + "\n<v><n>5</n></v>", 200},
+	}
+	for _, tt := range tests {
+		w := do(app, "GET", tt.target, nil)
+		if w.Code != tt.code || w.Header().Get("Content-Type") != tt.ct || w.Body.String() != tt.body {
+			t.Errorf("%s: got %d %q %q", tt.target, w.Code, w.Header().Get("Content-Type"), w.Body)
+		}
+	}
+	if w := do(app, "GET", "/redirect", nil); w.Code != 303 || w.Header().Get("Location") != "/elsewhere" {
+		t.Errorf("redirect: %d %q", w.Code, w.Header().Get("Location"))
+	}
+	r := httptest.NewRequest("GET", "/cookie", nil)
+	r.AddCookie(&http.Cookie{Name: "in", Value: "v"})
+	r.Header.Set("X-Req", "hdr")
+	w := httptest.NewRecorder()
+	app.ServeHTTP(w, r)
+	if w.Body.String() != "hdr" || !strings.Contains(w.Header().Get("Set-Cookie"), "out=v!") {
+		t.Errorf("cookie: %q %q", w.Body, w.Header().Get("Set-Cookie"))
+	}
+	if w := do(app, "GET", "/cookie", nil); w.Code != 400 {
+		t.Errorf("missing cookie: %d", w.Code)
+	}
+}
+
+func TestRemoteAddr(t *testing.T) {
+	tests := []struct {
+		name, peer, xff string
+		opts            []Option
+		want            string
+	}{
+		{"no proxy config ignores header", "203.0.113.9:1234", "1.2.3.4", nil, "203.0.113.9"},
+		{"untrusted peer ignores header", "203.0.113.9:1234", "1.2.3.4", []Option{WithTrustedProxies("X-Forwarded-For", "10.0.0.0/8")}, "203.0.113.9"},
+		{"trusted peer", "10.1.2.3:1234", "1.2.3.4", []Option{WithTrustedProxies("X-Forwarded-For", "10.0.0.0/8")}, "1.2.3.4"},
+		{"spoofed left entries skipped", "10.1.2.3:1234", "6.6.6.6, 1.2.3.4, 10.9.9.9", []Option{WithTrustedProxies("X-Forwarded-For", "10.0.0.0/8")}, "1.2.3.4"},
+		{"single address", "127.0.0.1:1", "5.5.5.5", []Option{WithTrustedProxies("X-Real-Ip", "127.0.0.1")}, "127.0.0.1"},
+		{"real ip", "127.0.0.1:1", "5.5.5.5", []Option{WithTrustedProxies("X-Forwarded-For", "127.0.0.1")}, "5.5.5.5"},
+		{"garbage header", "10.1.2.3:1", "not-an-ip", []Option{WithTrustedProxies("X-Forwarded-For", "10.0.0.0/8")}, "10.1.2.3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			app := quietApp(tt.opts...)
+			app.Get("/", func(c *Context) { c.WriteString(c.RemoteAddr()) })
+			r := httptest.NewRequest("GET", "/", nil)
+			r.RemoteAddr = tt.peer
+			r.Header.Set("X-Forwarded-For", tt.xff)
+			w := httptest.NewRecorder()
+			app.ServeHTTP(w, r)
+			if w.Body.String() != tt.want {
+				t.Fatalf("RemoteAddr = %q, want %q", w.Body, tt.want)
+			}
+		})
+	}
+	if err := quietApp(WithTrustedProxies("X-Forwarded-For", "nonsense")).Build(); err == nil {
+		t.Fatal("bad proxy network accepted")
+	}
+}
+
+func TestParamsGetters(t *testing.T) {
+	ps := Params{{"id", "42"}, {"big", "18446744073709551615"}, {"b", "true"}, {"neg", "-5"}}
+	if n, err := ps.Int("id"); n != 42 || err != nil {
+		t.Error("Int")
+	}
+	if n, err := ps.Uint64("big"); n != 18446744073709551615 || err != nil {
+		t.Error("Uint64")
+	}
+	if n, err := ps.Int64("neg"); n != -5 || err != nil {
+		t.Error("Int64")
+	}
+	if b, err := ps.Bool("b"); !b || err != nil {
+		t.Error("Bool")
+	}
+	if _, err := ps.Int("missing"); err == nil {
+		t.Error("Int of missing param")
+	}
+	if _, ok := ps.Lookup("missing"); ok {
+		t.Error("Lookup")
+	}
+}
+
+func TestReadBodyLimit(t *testing.T) {
+	app := quietApp(WithBodyLimit(10))
+	app.Post("/", func(c *Context) {
+		b, err := c.ReadBody()
+		if err != nil {
+			c.StopWithError(err)
+			return
+		}
+		c.Write(b)
+	})
+	if w := do(app, "POST", "/", strings.NewReader("0123456789")); w.Body.String() != "0123456789" {
+		t.Fatalf("within limit: %d %q", w.Code, w.Body)
+	}
+	w := do(app, "POST", "/", strings.NewReader("0123456789+"))
+	if w.Code != 413 {
+		t.Fatalf("over limit: %d", w.Code)
+	}
+	var he *HTTPError
+	if !errors.As(NewHTTPError(413, "x"), &he) || StatusOf(io.EOF) != 500 {
+		t.Fatal("StatusOf")
+	}
+}

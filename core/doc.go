@@ -1,0 +1,73 @@
+// Package core is Vireo's routing core: the Application, its Routers
+// (parties), the radix tree, the pooled request Context, middleware chains,
+// error handlers, static files and the HTTP server.
+//
+// # Patterns
+//
+// A pattern is a path made of segments separated by '/'. A segment is either
+// static text or, as a whole, a parameter in braces:
+//
+//	pattern   = "/" [ segment { "/" segment } ] [ "/" ]
+//	segment   = static | "{" name [ ":" type ] "}" | "{" name "..." "}"
+//	name      = letter-or-underscore { letter | digit | "_" }
+//	type      = "string" | "int" | "int64" | "uint" | "uint64" | "bool"
+//	          | "alpha" | "uuid" | "path"
+//
+// {name} and {name:string} match one non-empty segment. Typed parameters
+// match a segment their type accepts: int, int64, uint and uint64 a decimal
+// in range, bool "true" or "false", alpha ASCII letters, uuid the 8-4-4-4-12
+// hexadecimal form. {name:path} and {name...} are wildcards: they match the
+// rest of the path, slashes included, possibly empty, and must be the last
+// segment.
+//
+// Registration refuses, with an error naming the pattern: a pattern without
+// a leading '/', an unclosed or stray brace, a parameter that is only part of
+// a segment, an unknown type, a repeated name, a wildcard before the last
+// segment, empty "." or ".." segments, the same method and pattern twice,
+// and two parameters of the same kind at one position with different names
+// (/users/{id} and /users/{name}/posts). Errors are returned by Route.Err and,
+// joined, by Application.Build; Listen refuses to start with them.
+//
+// # Precedence
+//
+// At each position the most specific match wins, whatever the registration
+// order: static text, then typed parameters (bool, int, uint, int64, uint64,
+// uuid, alpha, in that order), then the plain parameter, then the wildcard.
+// Lookup backtracks: /users/new/edit reaches /users/{id}/edit when the static
+// /users/new has no /edit below it.
+//
+// # Request paths
+//
+// A path with empty, "." or ".." segments (//, /./, /../) is never matched as
+// is: the client is redirected to the cleaned path (301 for GET and HEAD, 308
+// otherwise, the query kept). Paths are matched percent-decoded, except when
+// the request escaped a character that matters to routing, such as %2F:
+// then the escaped path is matched, so /users/a%2Fb is one segment, and the
+// parameter value is decoded ("a/b").
+//
+// A path that matches a route only with or without a trailing slash is
+// redirected to the registered form by default; WithTrailingSlash selects
+// StrictSlash (404) or IgnoreSlash (serve both).
+//
+// # Unmatched requests
+//
+// A GET route also answers HEAD unless a HEAD route exists. A path that
+// matches routes of other methods answers 405 with an Allow header, and
+// OPTIONS answers 204 with Allow. Anything else is 404. Error statuses go
+// through the error handlers registered with OnErrorCode.
+//
+// # Middleware
+//
+// Application.UseRouter middleware runs before routing, for every request,
+// unmatched ones included. Router.Use and Party middleware run after a route
+// matched, outermost party first, then the route's own handlers. Chains are
+// assembled once, by Build. A handler continues the chain with ctx.Next;
+// not calling it, or calling StopExecution, ends it.
+//
+// # The Context rule
+//
+// A Context belongs to its request and is reused for another one after the
+// handler returns: do not keep it, or anything it returned that is documented
+// as request-scoped, beyond that. A goroutine that needs request data gets
+// ctx.Clone(). A released Context panics with ErrContextReleased on access.
+package core
