@@ -150,7 +150,10 @@ func TestErrorHandlers(t *testing.T) {
 	app.Get("/bad", func(c *Context) { c.StopWithError(NewHTTPError(400, "name is required")) })
 	app.Get("/internal", func(c *Context) { c.StopWithError(fmt.Errorf("db password is hunter2")) })
 
-	tests := []struct{ target, body string; code int }{
+	tests := []struct {
+		target, body string
+		code         int
+	}{
 		{"/nope", "app 404", 404},
 		{"/admin/nope", "admin 404", 404},
 		{"/administrator", "app 404", 404},

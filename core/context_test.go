@@ -11,10 +11,10 @@ import (
 )
 
 type payload struct {
-	Name string `json:"name" form:"name"`
-	Age  int    `json:"age" form:"age"`
+	Name string   `json:"name" form:"name"`
+	Age  int      `json:"age" form:"age"`
 	Tags []string `json:"tags" form:"tag"`
-	OK   bool   `json:"ok" form:"ok"`
+	OK   bool     `json:"ok" form:"ok"`
 }
 
 func TestReadJSON(t *testing.T) {
@@ -103,7 +103,10 @@ func TestResponses(t *testing.T) {
 		c.SetCookie(&http.Cookie{Name: "out", Value: v + "!", HttpOnly: true})
 		c.Text(c.Header("X-Req"))
 	})
-	tests := []struct{ target, ct, body string; code int }{
+	tests := []struct {
+		target, ct, body string
+		code             int
+	}{
 		{"/text", "text/plain; charset=utf-8", "hi", 200},
 		{"/html", "text/html; charset=utf-8", "<b>hi</b>", 200},
 		{"/json", "application/json; charset=utf-8", `{"a":1}`, 200},
