@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/sessions"
 )
 
 var (
@@ -64,7 +65,9 @@ type input struct {
 	typ   reflect.Type
 	param int         // inPath: index in the route's parameters, set when the route is known
 	dep   *dependency // inDependency
-	get   func(ctx *core.Context) (reflect.Value, error)
+	// session is the typed getter of inSession, for fast.go.
+	session func(ctx *core.Context) (*sessions.Session, error)
+	get     func(ctx *core.Context) (reflect.Value, error)
 }
 
 // static reports whether the input has the same value for every request.
@@ -92,7 +95,11 @@ func requestInput(t reflect.Type, deps *Dependencies) (in *input, ok bool) {
 	default:
 		if get, ok := sessionInput(t, deps); ok {
 			in.kind = inSession
-			in.get = get
+			in.session = get
+			in.get = func(ctx *core.Context) (reflect.Value, error) {
+				s, err := get(ctx)
+				return reflect.ValueOf(s), err
+			}
 			return in, true
 		}
 		dep := deps.lookup(t)

@@ -109,7 +109,11 @@ func (c *controller) activate() error {
 			c.fail(er.name, fmt.Errorf("BeforeActivation Handle(%q, %q): no exported method %s", er.method, er.pattern, er.name))
 			continue
 		}
-		c.register(m, er.method, er.pattern, nil, er.middleware)
+		pattern := er.pattern
+		if pattern == "" {
+			pattern = "/" // the router's prefix itself
+		}
+		c.register(m, er.method, pattern, nil, er.middleware)
 	}
 	pt := c.value.Type()
 	for i := 0; i < pt.NumMethod(); i++ {

@@ -7,8 +7,9 @@
 // allocates on every call. Measured on GET /api/values/5, either costs more
 // than the whole routing core.
 //
-// For the shapes most handlers have - no parameter, or one path parameter
-// or *core.Context, and no result or one string, []byte, int or error - the
+// For the shapes most handlers have - no parameter, or one path parameter,
+// *core.Context or *sessions.Session, and no result or one string, []byte,
+// int, error, View or Response - the
 // method is instead called directly. Its method expression, a func(*T, A) R
 // for the controller type T, is stored at registration in a variable of type
 // func(unsafe.Pointer, A) R (methodFunc), and called with the controller's
@@ -68,6 +69,8 @@ func fastCaller(m reflect.Method, ft reflect.Type, ins []*input) caller {
 		switch {
 		case in.kind == inContext:
 			return fast1(m, ft, res, func(ctx *core.Context) (*core.Context, error) { return ctx, nil })
+		case in.kind == inSession:
+			return fast1(m, ft, res, in.session)
 		case in.kind != inPath:
 			return nil
 		}
@@ -155,6 +158,10 @@ func fast0(m reflect.Method, ft reflect.Type, res resultKind) caller {
 		return call0(m, ft, func(ctx *core.Context, code int) { writeStatus(ctx, code) })
 	case resError:
 		return call0(m, ft, writeError)
+	case resView:
+		return call0(m, ft, writeView)
+	case resResponse:
+		return call0(m, ft, writeResponse)
 	}
 	return nil
 }
@@ -190,6 +197,10 @@ func fast1[A any](m reflect.Method, ft reflect.Type, res resultKind, get getter[
 		return call1(m, ft, get, func(ctx *core.Context, code int) { writeStatus(ctx, code) })
 	case resError:
 		return call1(m, ft, get, writeError)
+	case resView:
+		return call1(m, ft, get, writeView)
+	case resResponse:
+		return call1(m, ft, get, writeResponse)
 	}
 	return nil
 }

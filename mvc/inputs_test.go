@@ -3,6 +3,7 @@ package mvc_test
 import (
 	"context"
 	"errors"
+	"mime/multipart"
 	"net/http"
 	"strconv"
 	"strings"
@@ -234,4 +235,40 @@ func TestProviderErrorInField(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(t, app, []request{{method: "GET", target: "/f", status: 500, want: "Internal Server Error"}})
+}
+
+// netFieldsController takes the net/http values as fields.
+type netFieldsController struct {
+	W   http.ResponseWriter
+	Std context.Context
+}
+
+func (c *netFieldsController) Get() {
+	v, _ := c.Std.Value(ctxKey{}).(string)
+	c.W.Header().Set("X-Std", v)
+	c.W.Write([]byte("fields"))
+}
+
+func (c *netFieldsController) PostUpload(it item) string {
+	return it.Name + " " + strconv.Itoa(it.Count)
+}
+
+func TestNetHTTPFieldsAndMultipart(t *testing.T) {
+	app := quietApp()
+	app.Use(func(ctx *core.Context) {
+		ctx.SetRequest(ctx.Request().WithContext(context.WithValue(ctx.Request().Context(), ctxKey{}, "std value")))
+		ctx.Next()
+	})
+	if err := mvc.New(app.Party("/n")).Handle(new(netFieldsController)); err != nil {
+		t.Fatal(err)
+	}
+	var body strings.Builder
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("name", "scan")
+	mw.WriteField("count", "7")
+	mw.Close()
+	check(t, app, []request{
+		{method: "GET", target: "/n", status: 200, want: "fields", headers: map[string]string{"X-Std": "std value"}},
+		{method: "POST", target: "/n/upload", body: body.String(), contentType: mw.FormDataContentType(), status: 200, want: "scan 7"},
+	})
 }

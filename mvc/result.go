@@ -83,6 +83,8 @@ const (
 	resBytes
 	resStatus
 	resError
+	resView
+	resResponse
 	resOther
 )
 
@@ -110,6 +112,10 @@ func plainResultKind(ft reflect.Type) resultKind {
 		return resStatus
 	case typeError:
 		return resError
+	case typeView:
+		return resView
+	case typeResponse:
+		return resResponse
 	}
 	return resOther
 }

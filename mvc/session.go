@@ -27,7 +27,7 @@ var (
 var errNoSession = errors.New("mvc: a *sessions.Session is injected but the sessions middleware did not run and no *sessions.Manager is registered")
 
 // sessionInput returns the binder of t when t is *sessions.Session.
-func sessionInput(t reflect.Type, deps *Dependencies) (func(*core.Context) (reflect.Value, error), bool) {
+func sessionInput(t reflect.Type, deps *Dependencies) (func(*core.Context) (*sessions.Session, error), bool) {
 	if t != typeSession {
 		return nil, false
 	}
@@ -35,17 +35,13 @@ func sessionInput(t reflect.Type, deps *Dependencies) (func(*core.Context) (refl
 	if d := deps.lookup(typeManager); d != nil && d.static() {
 		manager, _ = d.value.Interface().(*sessions.Manager)
 	}
-	return func(ctx *core.Context) (reflect.Value, error) {
+	return func(ctx *core.Context) (*sessions.Session, error) {
 		if s := sessions.Get(ctx); s != nil {
-			return reflect.ValueOf(s), nil
+			return s, nil
 		}
 		if manager == nil {
-			return reflect.Value{}, errNoSession
+			return nil, errNoSession
 		}
-		s, err := manager.StartE(ctx)
-		if err != nil {
-			return reflect.Value{}, err
-		}
-		return reflect.ValueOf(s), nil
+		return manager.StartE(ctx)
 	}, true
 }
