@@ -181,7 +181,7 @@ func (in *input) bindPath(i int) {
 	}
 }
 
-// bodyMethods are the HTTP methods whose request bodies bind to struct
+// bodyMethod reports whether request bodies of method bind to struct
 // parameters.
 func bodyMethod(method string) bool {
 	switch method {
@@ -222,6 +222,7 @@ func bodyInput(t reflect.Type, anyMethod bool) *input {
 	}}
 }
 
+// readBody decodes the request body into dst by its Content-Type.
 func readBody(ctx *core.Context, dst any) error {
 	ct := ctx.Header("Content-Type")
 	if ct == "" {

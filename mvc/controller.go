@@ -181,6 +181,10 @@ func behindPointer(t reflect.Type, index []int) bool {
 func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs []segment, middleware []core.Handler) {
 	ft := c.value.Method(m.Index).Type() // without the receiver
 	anyMethod := httpMethod == methodAny
+	if ft.IsVariadic() {
+		c.fail(m.Name, errors.New("variadic methods cannot be routes"))
+		return
+	}
 	var (
 		ins     []*input
 		pathIns []*input
@@ -206,10 +210,6 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 			continue
 		}
 		c.fail(m.Name, fmt.Errorf("parameter %d: no dependency of type %s registered", i+1, t))
-		return
-	}
-	if ft.IsVariadic() {
-		c.fail(m.Name, errors.New("variadic methods cannot be routes"))
 		return
 	}
 	write, err := resultsWriterFor(ft)

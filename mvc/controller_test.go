@@ -184,7 +184,7 @@ func TestRegistrationErrors(t *testing.T) {
 		{"bad pair", new(badPair), []string{"badPair.Get", "second result"}},
 		{"body on GET", new(bodyOnGet), []string{"bodyOnGet.GetItems", "mvc_test.item", "POST, PUT, PATCH"}},
 		{"wildcard int", new(wildcardInt), []string{"wildcardInt.GetByWildcard", "string parameter"}},
-		{"variadic", new(variadic), []string{"variadic.GetBy", "variadic"}},
+		{"variadic", new(variadic), []string{"variadic.GetBy", "variadic methods cannot be routes"}},
 		{"unknown explicit method", new(unknownExplicit), []string{"unknownExplicit.Nope", "no exported method"}},
 		{"explicit route too short", new(explicitTooMany), []string{"explicitTooMany.Two", "2 path parameters", "has 1"}},
 		{"bad explicit pattern", new(badPattern), []string{"badPattern.Show", "float"}},

@@ -2,7 +2,7 @@
 //
 // Four shapes, chosen at registration:
 //
-//	singleton, specialised signature   one type-asserted direct call (fast.go)
+//	singleton, specialised signature   one direct call of the method (fast.go)
 //	singleton, any signature           reflect.Value.Call on the bound method
 //	per request, specialised           new controller, then a direct call
 //	per request, any signature         new controller, then reflect.Value.Call
@@ -20,6 +20,8 @@ import (
 	"github.com/vireo-go/vireo/core"
 )
 
+// handler returns the core handler of method m (ft is its type without the
+// receiver, ins its classified parameters, write its results writer).
 func (c *controller) handler(m reflect.Method, ft reflect.Type, ins []*input, write resultsWriter) core.Handler {
 	fast := fastCaller(m, ft, ins)
 	index := m.Index
