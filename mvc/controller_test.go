@@ -438,3 +438,18 @@ func TestEmbeddedAndValueReceivers(t *testing.T) {
 		{method: "GET", target: "/d/raw", status: 200, want: "raw dependency"},
 	})
 }
+
+// TestErrorsReachBuild checks that controller errors reach app.Build when
+// the core application accepts outside errors (a RecordError method).
+func TestErrorsReachBuild(t *testing.T) {
+	app := quietApp()
+	if _, ok := any(app).(interface{ RecordError(error) }); !ok {
+		t.Skip("core.Application has no RecordError method: mvc errors are reported by Handle and Err only")
+	}
+	if err := mvc.New(app.Router).Handle(new(missingParam)); err == nil {
+		t.Fatal("no error")
+	}
+	if err := app.Build(); err == nil || !strings.Contains(err.Error(), "missingParam.GetBy") {
+		t.Errorf("Build() = %v, want the controller's error", err)
+	}
+}
