@@ -99,6 +99,9 @@ func (c *controller) fail(method string, err error) {
 func (c *controller) activate() error {
 	if ba, ok := c.value.Interface().(beforeActivator); ok {
 		ba.BeforeActivation(beforeActivation{c})
+		for _, err := range c.deps.errs {
+			c.fail("BeforeActivation", err)
+		}
 	}
 	c.bindFields()
 	handled := map[string]bool{}

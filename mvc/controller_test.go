@@ -145,6 +145,7 @@ type (
 	badPattern      struct{}
 	conflictA       struct{}
 	conflictB       struct{}
+	nilDepInBefore  struct{}
 )
 
 func (missingParam) GetBy(id int, m *missing) string            { return "" }
@@ -166,7 +167,10 @@ func (explicitTooMany) Two(a, b int) string                { return "" }
 func (badPattern) BeforeActivation(b mvc.BeforeActivation) { b.Handle("GET", "/x/{a:float}", "Show") }
 func (badPattern) Show() string                            { return "" }
 func (conflictA) Get() string                              { return "" }
-func (conflictB) Get() string                              { return "" }
+func (nilDepInBefore) BeforeActivation(b mvc.BeforeActivation) {
+	b.Dependencies().Register(nil)
+}
+func (conflictB) Get() string { return "" }
 
 func TestRegistrationErrors(t *testing.T) {
 	tests := []struct {
@@ -188,6 +192,7 @@ func TestRegistrationErrors(t *testing.T) {
 		{"unknown explicit method", new(unknownExplicit), []string{"unknownExplicit.Nope", "no exported method"}},
 		{"explicit route too short", new(explicitTooMany), []string{"explicitTooMany.Two", "2 path parameters", "has 1"}},
 		{"bad explicit pattern", new(badPattern), []string{"badPattern.Show", "float"}},
+		{"nil dependency in BeforeActivation", new(nilDepInBefore), []string{"nilDepInBefore.BeforeActivation", "nil dependency"}},
 		{"nil", nil, []string{"nil controller"}},
 		{"nil pointer", (*missingField)(nil), []string{"nil *mvc_test.missingField"}},
 		{"not a struct", 42, []string{"pointer to a struct", "int"}},

@@ -30,6 +30,7 @@ import (
 type Dependencies struct {
 	parent *Dependencies
 	list   []*dependency
+	errs   []error // Register's errors, reported by the controller's Handle
 }
 
 // dependency is one registered value or provider.
@@ -71,6 +72,8 @@ func newDependencies(parent *Dependencies) *Dependencies {
 // provider of T, called per request; anything else is a value injected as
 // it is, under its dynamic type. Register returns an error for a nil value
 // and for a provider of nothing; the other arguments are registered anyway.
+// On a controller's container (BeforeActivation), the errors are also
+// returned by Application.Handle.
 func (d *Dependencies) Register(values ...any) error {
 	var errs []error
 	for _, v := range values {
@@ -78,6 +81,7 @@ func (d *Dependencies) Register(values ...any) error {
 			errs = append(errs, err)
 		}
 	}
+	d.errs = append(d.errs, errs...)
 	return errors.Join(errs...)
 }
 
