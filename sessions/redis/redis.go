@@ -67,6 +67,11 @@ type Config struct {
 	// PoolSize is the number of connections per server. Default: the
 	// client's (10 per GOMAXPROCS).
 	PoolSize int
+	// MaxRetries is how often a failed command is retried (with the
+	// client's backoff) before the error reaches the Manager. Default: the
+	// client's (3); -1 disables retries, which makes requests answer 503
+	// fastest while Redis is down.
+	MaxRetries int
 	// TLSConfig enables TLS.
 	TLSConfig *tls.Config
 	// Client is an existing client (for example a Sentinel failover or a
@@ -118,6 +123,7 @@ func New(cfg Config) (*Database, error) {
 			ReadTimeout:  orDefault(cfg.ReadTimeout, DefaultReadTimeout),
 			WriteTimeout: orDefault(cfg.WriteTimeout, DefaultWriteTimeout),
 			PoolSize:     cfg.PoolSize,
+			MaxRetries:   cfg.MaxRetries,
 			TLSConfig:    cfg.TLSConfig,
 		}
 		if len(opts.Addrs) == 0 {
