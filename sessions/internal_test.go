@@ -302,3 +302,22 @@ func TestMemoryCapEvicts(t *testing.T) {
 		}
 	}
 }
+
+func TestManagerCloseStopsOwnSweeperOnly(t *testing.T) {
+	m := New(Config{})
+	own := m.Database().(*MemoryDatabase)
+	m.Close()
+	select {
+	case <-own.done:
+	default:
+		t.Fatal("Manager.Close left its own store's sweeper running")
+	}
+	given := NewMemoryDatabase(MemoryConfig{})
+	defer given.Close()
+	New(Config{Database: given}).Close()
+	select {
+	case <-given.done:
+		t.Fatal("Manager.Close closed a Database it was given")
+	default:
+	}
+}
