@@ -1,7 +1,10 @@
 // Benchmarks: GET /api/values/5 through a singleton controller, a
-// per-request controller and a plain core handler, each through
-// Application.ServeHTTP with one reused request and a no-op
+// per-request controller and a plain core handler (plus the plain handler
+// written allocation-free, and a signature that takes the reflective path),
+// each through Application.ServeHTTP with one reused request and a no-op
 // ResponseWriter, so ns/op and allocs/op compare directly.
+//
+//	go test -run '^$' -bench . -benchmem ./mvc
 
 package mvc_test
 
