@@ -1,0 +1,158 @@
+// Command view-html renders pages with the html/template engine: a default
+// layout, a second layout chosen per request, partials, template funcs,
+// data every page sees (set by middleware), and templates embedded in the
+// binary.
+//
+//	go run ./_examples/view-html
+//	open http://127.0.0.1:8080/
+//
+// In the layout, {{ yield . }} is where the page goes; in any template,
+// {{ partial "partials/nav.html" . }} includes another one. Template names
+// are paths under views/, extension included.
+package main
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/vireo-go/vireo"
+	"github.com/vireo-go/vireo/view"
+)
+
+//go:embed views
+var views embed.FS
+
+// User is the model the pages show.
+type User struct {
+	ID           int
+	Name         string
+	Bio          string
+	BalanceCents int
+}
+
+// menuItem is an entry of the navigation partial.
+type menuItem struct{ Href, Label string }
+
+var users = []User{
+	{ID: 1, Name: "Ann", Bio: "Writes Go <and> HTML.", BalanceCents: 123456},
+	{ID: 2, Name: "Bob", Bio: `<script>alert("escaped")</script>`, BalanceCents: 99},
+}
+
+// funcs are the template functions every template can call.
+var funcs = template.FuncMap{
+	"upper": strings.ToUpper,
+	"year":  func() int { return time.Now().Year() },
+	// money formats cents; an error from a func aborts the render, and
+	// the core answers 500 without sending any of the page.
+	"money": func(cents int) (string, error) {
+		if cents < 0 {
+			return "", errors.New("money: negative amount")
+		}
+		return fmt.Sprintf("$%d.%02d", cents/100, cents%100), nil
+	},
+}
+
+// newApp builds the application; main serves it and the test drives it
+// through httptest.
+func newApp() *vireo.Application {
+	app := vireo.New()
+	engine := view.HTML(mustSub(views, "views"), ".html").
+		Layout("layouts/main.html").
+		Funcs(funcs)
+	// RegisterView parses the templates now. A parse error, an unknown
+	// partial or a bad layout is returned, naming the file and line, and
+	// also kept by the application: Build and Listen report it and refuse
+	// to serve, so it cannot go unnoticed.
+	app.RegisterView(engine)
+
+	// Middleware can give every page common data: View merges ViewData
+	// into the map each handler passes.
+	app.Use(func(ctx *vireo.Context) {
+		ctx.ViewData("AppName", "Vireo demo")
+		ctx.ViewData("Path", ctx.Path())
+		ctx.ViewData("Menu", []menuItem{{"/", "Home"}, {"/users/1", "Ann"}, {"/users/2", "Bob"}})
+		ctx.Next()
+	})
+
+	app.Get("/", func(ctx *vireo.Context) {
+		ctx.View("index.html", map[string]any{"Title": "Users", "Users": users})
+	})
+	app.Get("/users/{id:int}", func(ctx *vireo.Context) {
+		u, ok := findUser(ctx)
+		if !ok {
+			return
+		}
+		ctx.View("users/show.html", map[string]any{"Title": u.Name, "User": u})
+	})
+	// Another layout for this request only.
+	app.Get("/users/{id:int}/print", func(ctx *vireo.Context) {
+		u, ok := findUser(ctx)
+		if !ok {
+			return
+		}
+		ctx.ViewLayout("layouts/print.html")
+		ctx.View("users/show.html", map[string]any{"Title": u.Name, "User": u})
+	})
+	// No layout at all: an HTML fragment, for example for htmx or fetch.
+	app.Get("/users/{id:int}/fragment", func(ctx *vireo.Context) {
+		u, ok := findUser(ctx)
+		if !ok {
+			return
+		}
+		ctx.ViewLayout(view.NoLayout)
+		ctx.View("fragment.html", map[string]any{"User": u})
+	})
+	// A render that fails halfway: the client gets a clean 500.
+	app.Get("/broken", func(ctx *vireo.Context) {
+		ctx.View("broken.html", map[string]any{"Title": "Broken"})
+	})
+	return app
+}
+
+// mustSub returns the subtree dir of fsys. It only fails for an invalid
+// name, a programming error, hence the panic, as template.Must does.
+func mustSub(fsys fs.FS, dir string) fs.FS {
+	sub, err := fs.Sub(fsys, dir)
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}
+
+// findUser returns the user named by the id parameter, or answers 404.
+func findUser(ctx *vireo.Context) (User, bool) {
+	id, _ := ctx.Params().Int("id")
+	for _, u := range users {
+		if u.ID == id {
+			return u, true
+		}
+	}
+	ctx.StopWithStatus(http.StatusNotFound)
+	return User{}, false
+}
+
+func main() {
+	if err := newApp().Listen(listenAddr()); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// listenAddr returns the address to serve on: $ADDR if set, else
+// 127.0.0.1:$PORT, else 127.0.0.1:8080.
+func listenAddr() string {
+	if addr := os.Getenv("ADDR"); addr != "" {
+		return addr
+	}
+	if port := os.Getenv("PORT"); port != "" {
+		return "127.0.0.1:" + port
+	}
+	return "127.0.0.1:8080"
+}
