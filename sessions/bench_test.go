@@ -4,11 +4,14 @@
 package sessions_test
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/sessions"
@@ -216,4 +219,41 @@ func BenchmarkFloodCapped(b *testing.B) {
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(db.Len()), "sessions")
 	b.ReportMetric(float64(ms.HeapAlloc), "heap-bytes")
+}
+
+// BenchmarkMemoryDatabaseParallel mixes lookups of existing sessions with
+// insertions of new ones (1 in 8) on every CPU, against one shard (one
+// global lock) and the default sharding, to show what the shards buy.
+func BenchmarkMemoryDatabaseParallel(b *testing.B) {
+	for _, shards := range []int{1, sessions.DefaultShards} {
+		b.Run("shards="+strconv.Itoa(shards), func(b *testing.B) {
+			db := sessions.NewMemoryDatabase(sessions.MemoryConfig{Shards: shards, SweepInterval: -1})
+			defer db.Close()
+			ids := make([]string, 4096)
+			exp := time.Now().Add(time.Hour)
+			for i := range ids {
+				ids[i], _ = sessions.NewID()
+				db.Save(context.Background(), ids[i], sessions.NewRecord(sessions.Snapshot{ExpiresAt: exp}))
+			}
+			var seq atomic.Int64
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				ctx := context.Background()
+				n := int(seq.Add(1)) * 7919
+				for pb.Next() {
+					n++
+					if n%8 == 0 {
+						id, _ := sessions.NewID()
+						db.Save(ctx, id, sessions.NewRecord(sessions.Snapshot{ExpiresAt: exp}))
+						continue
+					}
+					if rec, _ := db.Load(ctx, ids[n%len(ids)]); rec == nil {
+						b.Error("lost a session")
+						return
+					}
+				}
+			})
+		})
+	}
 }
