@@ -81,6 +81,16 @@
 //
 //	go test -run '^$' -bench MemoryPerSession -benchtime=1000000x ./sessions
 //
+// The benchmarks beside the code measure GET /setget (Set then Get) per
+// cookie-less request, which creates and stores a session each time
+// (BenchmarkSetGetNewSession), on existing sessions whose cookie comes back
+// (BenchmarkSetGetExistingSession, serial and with b.RunParallel), the
+// store alone with one lock against the default shards
+// (BenchmarkMemoryDatabaseParallel), and the heap under a capped flood
+// (BenchmarkFloodCapped):
+//
+//	go test -run '^$' -bench . ./sessions
+//
 // # Other databases
 //
 // A Database (Load, Save, Touch, Delete, Rename, Close) stores whole
