@@ -2,14 +2,15 @@
 //
 //   - a Vireo application is an http.Handler, so it can live inside a
 //     standard http.ServeMux (here under /v2/);
+//
 //   - any http.Handler runs inside Vireo: one handler per route with
 //     vireo.FromHTTP (reading route parameters with r.PathValue thanks to
 //     vireo.WithPathValues), or a whole subtree with Mount.
 //
-//	go run ./_examples/http-interop
-//	curl http://127.0.0.1:8080/healthz            # std mux
-//	curl http://127.0.0.1:8080/v2/users/7         # Vireo route, std handler
-//	curl http://127.0.0.1:8080/v2/legacy/hello/ann  # std mux mounted in Vireo
+//     go run ./_examples/http-interop
+//     curl http://127.0.0.1:8080/healthz            # std mux
+//     curl http://127.0.0.1:8080/v2/users/7         # Vireo route, std handler
+//     curl http://127.0.0.1:8080/v2/legacy/hello/ann  # std mux mounted in Vireo
 package main
 
 import (
