@@ -40,7 +40,8 @@ import (
 type Application struct {
 	*Router
 
-	trees            []methodTree
+	trees            []methodTree // every method's tree, for 405 and OPTIONS
+	methodRoots      [7]*node     // the standard methods' trees, by methodSlot
 	routes           []*Route
 	errs             []error
 	errorParties     []*Router
@@ -71,6 +72,26 @@ type Application struct {
 	onShutdown []func()
 	shutdown   chan struct{} // closed when Shutdown has finished
 	shutOnce   sync.Once
+}
+
+func methodSlot(method string) int {
+	switch method {
+	case http.MethodGet:
+		return 0
+	case http.MethodPost:
+		return 1
+	case http.MethodPut:
+		return 2
+	case http.MethodDelete:
+		return 3
+	case http.MethodPatch:
+		return 4
+	case http.MethodHead:
+		return 5
+	case http.MethodOptions:
+		return 6
+	}
+	return -1
 }
 
 type methodTree struct {
@@ -108,7 +129,16 @@ func (app *Application) UseRouter(middleware ...Handler) {
 }
 
 // tree returns the root of method's tree, creating it when create is set.
+// The standard methods have fixed slots, found by a switch the compiler
+// turns into a few comparisons; other methods are searched in a slice.
 func (app *Application) tree(method string, create bool) *node {
+	if i := methodSlot(method); i >= 0 {
+		if app.methodRoots[i] == nil && create {
+			app.methodRoots[i] = &node{kind: nodeStatic}
+			app.trees = append(app.trees, methodTree{method, app.methodRoots[i]})
+		}
+		return app.methodRoots[i]
+	}
 	for i := range app.trees {
 		if app.trees[i].method == method {
 			return app.trees[i].root
@@ -217,10 +247,6 @@ func (app *Application) dispatch(c *Context) {
 		}
 	}
 	c.rawPath = raw
-	if !isCleanPath(p) {
-		app.redirect(c, cleanPath(p))
-		return
-	}
 	var rt *Route
 	if root := app.tree(r.Method, false); root != nil {
 		rt = root.lookup(p, &c.params)
@@ -229,6 +255,15 @@ func (app *Application) dispatch(c *Context) {
 		if root := app.tree(http.MethodGet, false); root != nil {
 			rt = root.lookup(p, &c.params)
 		}
+	}
+	// Registered patterns have no empty, "." or ".." segments, so an
+	// unclean path can only match through a parameter that captured one:
+	// checking the captured values is enough, and much cheaper than
+	// scanning every path. Unclean paths are redirected to their clean form.
+	if rt != nil && !paramsClean(c.params) || rt == nil && !isCleanPath(p) {
+		c.params = c.params[:0]
+		app.redirect(c, cleanPath(p))
+		return
 	}
 	if rt == nil {
 		rt = app.unmatched(c, p)
@@ -351,22 +386,38 @@ func (app *Application) redirect(c *Context, target string) {
 // isCleanPath reports whether p has no empty, "." or ".." segments (a
 // trailing slash is allowed), without allocating.
 func isCleanPath(p string) bool {
-	if p == "" || p[0] != '/' {
-		return false
-	}
-	for i := 0; i < len(p); i++ {
-		if p[i] != '/' {
+	return p != "" && p[0] == '/' && isCleanTail(p[1:])
+}
+
+// isCleanTail reports whether s, a path that follows a slash, has no empty,
+// "." or ".." segments, a trailing slash allowed. Only a segment starting
+// with a slash or a dot needs a closer look.
+func isCleanTail(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i-1] != '/' {
 			continue
 		}
-		rest := p[i+1:]
-		switch {
-		case rest == "" && i == len(p)-1:
-			// trailing slash
-		case rest == "" || rest[0] == '/':
+		switch s[i] {
+		case '/':
 			return false
-		case rest[0] == '.' && (len(rest) == 1 || rest[1] == '/'):
-			return false
-		case len(rest) >= 2 && rest[0] == '.' && rest[1] == '.' && (len(rest) == 2 || rest[2] == '/'):
+		case '.':
+			rest := s[i:]
+			if len(rest) == 1 || rest[1] == '/' {
+				return false
+			}
+			if rest[1] == '.' && (len(rest) == 2 || rest[2] == '/') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// paramsClean reports whether no parameter captured a "." or ".." segment
+// or, for wildcards, an empty segment.
+func paramsClean(ps Params) bool {
+	for i := range ps {
+		if v := ps[i].Value; v != "" && (v[0] == '.' || v[0] == '/' || len(v) > 2) && !isCleanTail(v) {
 			return false
 		}
 	}

@@ -15,17 +15,27 @@ import (
 	"github.com/valyala/bytebufferpool"
 )
 
-func (c *Context) setContentTypeIfUnset(ct string) {
+// Header values for the common content types, shared so that setting one
+// does not allocate. net/http only reads header values; handlers that want
+// to change the Content-Type call SetHeader, which replaces the slice.
+var (
+	textPlainUTF8 = []string{"text/plain; charset=utf-8"}
+	textHTMLUTF8  = []string{"text/html; charset=utf-8"}
+	jsonUTF8      = []string{"application/json; charset=utf-8"}
+	xmlUTF8       = []string{"application/xml; charset=utf-8"}
+)
+
+func (c *Context) setContentTypeIfUnset(ct []string) {
 	h := c.out.Header()
 	if _, ok := h["Content-Type"]; !ok {
-		h["Content-Type"] = []string{ct}
+		h["Content-Type"] = ct
 	}
 }
 
 // Text writes s as text/plain (unless a Content-Type was set).
 func (c *Context) Text(s string) error {
 	c.check()
-	c.setContentTypeIfUnset("text/plain; charset=utf-8")
+	c.setContentTypeIfUnset(textPlainUTF8)
 	_, err := c.WriteString(s)
 	return err
 }
@@ -34,7 +44,7 @@ func (c *Context) Text(s string) error {
 // is: escape untrusted data yourself or use View.
 func (c *Context) HTML(s string) error {
 	c.check()
-	c.setContentTypeIfUnset("text/html; charset=utf-8")
+	c.setContentTypeIfUnset(textHTMLUTF8)
 	_, err := c.WriteString(s)
 	return err
 }
@@ -58,7 +68,7 @@ func (c *Context) JSONIndent(v any, indent string) error {
 		return err
 	}
 	buf.B = buf.B[:len(buf.B)-1] // Encode's trailing newline
-	return c.writeBuffered("application/json; charset=utf-8", buf.B)
+	return c.writeBuffered(jsonUTF8, buf.B)
 }
 
 // XML writes v encoded as XML, with the XML header.
@@ -71,12 +81,12 @@ func (c *Context) XML(v any) error {
 		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
 		return err
 	}
-	return c.writeBuffered("application/xml; charset=utf-8", buf.B)
+	return c.writeBuffered(xmlUTF8, buf.B)
 }
 
 // writeBuffered writes a complete body with its Content-Type (unless one
 // was set) and Content-Length.
-func (c *Context) writeBuffered(contentType string, body []byte) error {
+func (c *Context) writeBuffered(contentType []string, body []byte) error {
 	c.setContentTypeIfUnset(contentType)
 	c.out.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	_, err := c.Write(body)

@@ -231,6 +231,15 @@ func (app *Application) addRoute(rt *Route) error {
 	return nil
 }
 
+// RecordError records a registration error found by a layer above the
+// router (the mvc package reports controllers it cannot bind this way), so
+// that Build reports it and the application refuses to serve.
+func (app *Application) RecordError(err error) {
+	if err != nil {
+		app.errs = append(app.errs, err)
+	}
+}
+
 // refuse records a registration error that is not about a pattern.
 func (app *Application) refuse(method, pattern string, err error) *Route {
 	rt := &Route{Method: method, Pattern: pattern, err: fmt.Errorf("vireo: %s %q: %w", method, pattern, err)}

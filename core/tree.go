@@ -144,65 +144,88 @@ func (n *node) insertParam(tk token, pattern string) (*node, error) {
 
 // lookup matches path against what lies below n (n's own text already
 // consumed) and returns the route it reaches, appending parameter values to
-// *ps. On failure *ps is left as it was found.
+// *ps. Where a node offers a single way on, lookup loops instead of
+// recursing; it recurses only at branch points, which restore *ps on
+// failure.
 func (n *node) lookup(path string, ps *Params) *Route {
-	if path == "" {
-		if n.route != nil {
-			return n.route
+walk:
+	for {
+		if path == "" {
+			if n.route != nil {
+				return n.route
+			}
+			if n.wildcard != nil && n.wildcard.route != nil {
+				*ps = append(*ps, Param{Key: n.wildcard.name})
+				return n.wildcard.route
+			}
+			return nil
 		}
+		branches := n.typed != nil || n.param != nil || n.wildcard != nil
+
+		// 1. Static children: at most one can match, the one indexed by the
+		// path's first byte. (A plain loop: indices are a few bytes long,
+		// too short for strings.IndexByte's call to pay off.)
+		first := path[0]
+		for i := 0; i < len(n.indices); i++ {
+			if n.indices[i] != first {
+				continue
+			}
+			child := n.static[i]
+			if len(path) >= len(child.prefix) && path[:len(child.prefix)] == child.prefix {
+				if !branches {
+					n, path = child, path[len(child.prefix):]
+					continue walk
+				}
+				mark := len(*ps)
+				if rt := child.lookup(path[len(child.prefix):], ps); rt != nil {
+					return rt
+				}
+				*ps = (*ps)[:mark]
+			}
+			break
+		}
+
+		// 2 and 3. Typed parameters, then the plain parameter: each consumes
+		// one non-empty segment.
+		if n.typed != nil || n.param != nil {
+			end := 0
+			for end < len(path) && path[end] != '/' {
+				end++
+			}
+			if end > 0 {
+				seg, rest := path[:end], path[end:]
+				mark := len(*ps)
+				for _, child := range n.typed {
+					if !child.typ.match(seg) {
+						continue
+					}
+					*ps = append(*ps, Param{Key: child.name, Value: seg})
+					if rt := child.lookup(rest, ps); rt != nil {
+						return rt
+					}
+					*ps = (*ps)[:mark]
+				}
+				if child := n.param; child != nil {
+					*ps = append(*ps, Param{Key: child.name, Value: seg})
+					if n.wildcard == nil {
+						n, path = child, rest
+						continue walk
+					}
+					if rt := child.lookup(rest, ps); rt != nil {
+						return rt
+					}
+					*ps = (*ps)[:mark]
+				}
+			}
+		}
+
+		// 4. The wildcard takes whatever is left.
 		if n.wildcard != nil && n.wildcard.route != nil {
-			*ps = append(*ps, Param{Key: n.wildcard.name})
+			*ps = append(*ps, Param{Key: n.wildcard.name, Value: path})
 			return n.wildcard.route
 		}
 		return nil
 	}
-
-	// 1. Static children: at most one can match, the one indexed by the
-	// path's first byte.
-	if i := strings.IndexByte(n.indices, path[0]); i >= 0 {
-		child := n.static[i]
-		if len(path) >= len(child.prefix) && path[:len(child.prefix)] == child.prefix {
-			if rt := child.lookup(path[len(child.prefix):], ps); rt != nil {
-				return rt
-			}
-		}
-	}
-
-	// 2 and 3. Typed parameters, then the plain parameter: each consumes one
-	// non-empty segment.
-	if n.typed != nil || n.param != nil {
-		end := strings.IndexByte(path, '/')
-		if end < 0 {
-			end = len(path)
-		}
-		if end > 0 {
-			seg := path[:end]
-			for _, child := range n.typed {
-				if !child.typ.match(seg) {
-					continue
-				}
-				*ps = append(*ps, Param{Key: child.name, Value: seg})
-				if rt := child.lookup(path[end:], ps); rt != nil {
-					return rt
-				}
-				*ps = (*ps)[:len(*ps)-1]
-			}
-			if child := n.param; child != nil {
-				*ps = append(*ps, Param{Key: child.name, Value: seg})
-				if rt := child.lookup(path[end:], ps); rt != nil {
-					return rt
-				}
-				*ps = (*ps)[:len(*ps)-1]
-			}
-		}
-	}
-
-	// 4. The wildcard takes whatever is left.
-	if n.wildcard != nil && n.wildcard.route != nil {
-		*ps = append(*ps, Param{Key: n.wildcard.name, Value: path})
-		return n.wildcard.route
-	}
-	return nil
 }
 
 func commonPrefixLen(a, b string) int {

@@ -83,7 +83,7 @@ func (c *Context) View(name string, data any) error {
 		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
 		return err
 	}
-	return c.writeBuffered("text/html; charset=utf-8", buf.B)
+	return c.writeBuffered(textHTMLUTF8, buf.B)
 }
 
 func (c *Context) mergeViewData(data any) any {

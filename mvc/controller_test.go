@@ -372,15 +372,25 @@ func TestPartyDependencies(t *testing.T) {
 	if err := child.Handle(childController{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Handle(parentController{}); err == nil || !strings.Contains(err.Error(), "*mvc_test.childDep") {
-		t.Errorf("parent saw the child's dependency: %v", err)
-	}
-	if m.Err() == nil || child.Err() == nil {
-		t.Error("Err() of the parent and child should both report the parent's failure")
-	}
 	rec := serve(app, "GET", "/p/child", "", "")
 	if rec.Code != 200 || rec.Body.String() != "parent+child" || rec.Header().Get("X-Child") != "1" {
 		t.Errorf("child: %d %q %v", rec.Code, rec.Body.String(), rec.Header())
+	}
+
+	// A second application: the parent does not see the child's
+	// dependency, and the failure reaches Build, so that app never serves.
+	app2 := quietApp()
+	m2 := mvc.New(app2.Party("/p"))
+	child2 := m2.Party("/child")
+	child2.Register(&childDep{"child"})
+	if err := m2.Handle(parentController{}); err == nil || !strings.Contains(err.Error(), "*mvc_test.childDep") {
+		t.Errorf("parent saw the child's dependency: %v", err)
+	}
+	if m2.Err() == nil || child2.Err() == nil {
+		t.Error("Err() of the parent and child should both report the parent's failure")
+	}
+	if err := app2.Build(); err == nil || !strings.Contains(err.Error(), "childDep") {
+		t.Errorf("Build() = %v, want the controller's error", err)
 	}
 }
 
