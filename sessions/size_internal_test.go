@@ -1,0 +1,21 @@
+// Guards the memory layout decisions: a shard spans two cache lines, a
+// Record fits the 80-byte size class (on 64-bit platforms).
+
+package sessions
+
+import (
+	"testing"
+	"unsafe"
+)
+
+func TestLayout(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("sizes are checked on 64-bit platforms")
+	}
+	if n := unsafe.Sizeof(memShard{}); n != 128 {
+		t.Errorf("memShard is %d bytes, want 128", n)
+	}
+	if n := unsafe.Sizeof(Record{}); n != 80 {
+		t.Errorf("Record is %d bytes, want 80 (see the field order comment)", n)
+	}
+}
