@@ -1,0 +1,36 @@
+// Command vireo-sessions is the sessions comparison on Vireo: GET /setget
+// starts a session (in memory, browser-session cookie, HttpOnly,
+// SameSite=Lax), sets "key" to "value", reads it back and writes it. A
+// request without a cookie gets a new session and its Set-Cookie, as with
+// the other stacks.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/vireo-go/vireo"
+	"github.com/vireo-go/vireo/sessions"
+)
+
+func main() {
+	app := vireo.New()
+	sess := sessions.New(sessions.Config{Cookie: "sessionid"})
+	app.OnShutdown(func() { sess.Close() })
+	app.Get("/setget", func(ctx *vireo.Context) {
+		s := sess.Start(ctx)
+		s.Set("key", "value")
+		ctx.Text(s.GetString("key", ""))
+	})
+	if err := app.Listen("127.0.0.1:" + port()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func port() string {
+	if p := os.Getenv("PORT"); p != "" {
+		return p
+	}
+	return "5000"
+}
