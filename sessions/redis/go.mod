@@ -5,10 +5,13 @@ go 1.23
 replace github.com/vireo-go/vireo => ../../
 
 require (
+	github.com/redis/go-redis/v9 v9.17.3
+	github.com/vireo-go/vireo v0.0.0
+)
+
+require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
 	github.com/flosch/pongo2/v6 v6.0.0 // indirect
-	github.com/redis/go-redis/v9 v9.17.3 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
-	github.com/vireo-go/vireo v0.0.0 // indirect
 )
