@@ -1,0 +1,77 @@
+// Command mvc-basic shows MVC controllers: routes named after methods,
+// dependency injection by type, results written by type, an explicit
+// route and middleware from BeforeActivation, and a per-request
+// dependency that authenticates.
+//
+//	go run ./_examples/mvc-basic
+//	curl http://127.0.0.1:8080/ann                 # HelloController.GetBy
+//	curl http://127.0.0.1:8080/books/1             # BooksController.GetBy
+//	curl -d '{"title":"Go","author":"Ann"}' http://127.0.0.1:8080/books
+//	curl -X DELETE -H 'X-Admin-Token: let-me-in' http://127.0.0.1:8080/books/1
+//
+// Routes:
+//
+//	HelloController.Get          GET /
+//	HelloController.GetBy        GET /{param1}
+//	HelloController.GetPing      GET /ping
+//	BooksController.Get          GET /books
+//	BooksController.GetBy        GET /books/{param1:int}
+//	BooksController.GetAuthorBy  GET /books/author/{param1}
+//	BooksController.Post         POST /books
+//	BooksController.DeleteBy     DELETE /books/{param1:int}
+//	BooksController.Search       GET /books/search (explicit)
+package main
+
+import (
+	"log"
+	"os"
+
+	"github.com/vireo-go/vireo"
+	"github.com/vireo-go/vireo/mvc"
+)
+
+// newApp builds the application over repo; main serves it and the test
+// drives it through httptest.
+func newApp(repo *BookRepository, adminToken string) *vireo.Application {
+	app := vireo.New()
+
+	m := mvc.New(app.Router)
+	// Values are injected by type (an interface field gets a registered
+	// value implementing it); funcs of the context are per-request
+	// providers.
+	m.Register(englishGreeter{}, repo, adminProvider(adminToken))
+
+	// Handle returns registration problems (a method that cannot be
+	// routed, an input nothing provides), each naming the controller and
+	// method. They are also recorded by the application, whose Build and
+	// Listen refuse to start with them, so main need not check here.
+	m.Party("/books").Handle(new(BooksController))
+	m.Handle(new(HelloController))
+	return app
+}
+
+func main() {
+	repo := NewBookRepository(
+		Book{Title: "The Go Programming Language", Author: "Donovan"},
+		Book{Title: "Learning Go", Author: "Bodner"},
+	)
+	token := os.Getenv("ADMIN_TOKEN")
+	if token == "" {
+		token = "let-me-in"
+	}
+	if err := newApp(repo, token).Listen(listenAddr()); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// listenAddr returns the address to serve on: $ADDR if set, else
+// 127.0.0.1:$PORT, else 127.0.0.1:8080.
+func listenAddr() string {
+	if addr := os.Getenv("ADDR"); addr != "" {
+		return addr
+	}
+	if port := os.Getenv("PORT"); port != "" {
+		return "127.0.0.1:" + port
+	}
+	return "127.0.0.1:8080"
+}

@@ -1,0 +1,107 @@
+// Tests of the mvc-basic example: the routes the naming conventions
+// produce, then requests over HTTP against the real application.
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func newTestApp(t *testing.T) *httptest.Server {
+	t.Helper()
+	app := newApp(NewBookRepository(
+		Book{Title: "The Go Programming Language", Author: "Donovan"},
+		Book{Title: "Learning Go", Author: "Bodner"},
+	), "tok")
+	if err := app.Build(); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(app)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestRoutesFromNames(t *testing.T) {
+	app := newApp(NewBookRepository(), "tok")
+	if err := app.Build(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, rt := range app.Routes() {
+		got = append(got, rt.String())
+	}
+	sort.Strings(got)
+	want := []string{
+		"DELETE /books/{param1:int}",
+		"GET /",
+		"GET /books",
+		"GET /books/author/{param1}",
+		"GET /books/search",
+		"GET /books/{param1:int}",
+		"GET /ping",
+		"GET /{param1}",
+		"POST /books",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("routes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestControllers(t *testing.T) {
+	srv := newTestApp(t)
+	tests := []struct {
+		name, method, path, body string
+		header                   map[string]string
+		wantStatus               int
+		wantBody                 string
+	}{
+		{name: "Get", method: "GET", path: "/", wantStatus: 200, wantBody: "Hello, world!"},
+		{name: "GetBy", method: "GET", path: "/ann", wantStatus: 200, wantBody: "Hello, ann!"},
+		{name: "GetPing", method: "GET", path: "/ping", wantStatus: 200, wantBody: "pong"},
+		{name: "books list", method: "GET", path: "/books", wantStatus: 200,
+			wantBody: `[{"id":1,"title":"The Go Programming Language","author":"Donovan"},{"id":2,"title":"Learning Go","author":"Bodner"}]`},
+		{name: "book by id", method: "GET", path: "/books/2", wantStatus: 200, wantBody: `{"id":2,"title":"Learning Go","author":"Bodner"}`},
+		{name: "(T, false) is 404", method: "GET", path: "/books/9", wantStatus: 404},
+		{name: "typed segment", method: "GET", path: "/books/abc", wantStatus: 404},
+		{name: "by author", method: "GET", path: "/books/author/bodner", wantStatus: 200, wantBody: `[{"id":2,"title":"Learning Go","author":"Bodner"}]`},
+		{name: "explicit route", method: "GET", path: "/books/search?q=go", wantStatus: 200,
+			wantBody: `[{"id":1,"title":"The Go Programming Language","author":"Donovan"},{"id":2,"title":"Learning Go","author":"Bodner"}]`},
+		{name: "post body", method: "POST", path: "/books", body: `{"title":"Concurrency in Go","author":"Cox-Buday"}`,
+			wantStatus: 201, wantBody: `{"id":3,"title":"Concurrency in Go","author":"Cox-Buday"}`},
+		{name: "post invalid", method: "POST", path: "/books", body: `{"title":" "}`,
+			wantStatus: 400, wantBody: `{"error":"title and author are required"}`},
+		{name: "post malformed", method: "POST", path: "/books", body: `{"title":`, wantStatus: 400},
+		{name: "delete without admin", method: "DELETE", path: "/books/1", wantStatus: 401, wantBody: "Unauthorized: admin token required"},
+		{name: "delete as admin", method: "DELETE", path: "/books/1", header: map[string]string{"X-Admin-Token": "tok"}, wantStatus: 204},
+		{name: "delete missing", method: "DELETE", path: "/books/1", header: map[string]string{"X-Admin-Token": "tok"}, wantStatus: 404},
+		{name: "book gone", method: "GET", path: "/books/1", wantStatus: 404},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tt.method, srv.URL+tt.path, strings.NewReader(tt.body))
+			req.Header.Set("Content-Type", "application/json")
+			for k, v := range tt.header {
+				req.Header.Set(k, v)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != tt.wantStatus {
+				t.Errorf("status = %d, want %d (body %q)", res.StatusCode, tt.wantStatus, b)
+			}
+			if tt.wantBody != "" && strings.TrimSpace(string(b)) != tt.wantBody {
+				t.Errorf("body = %s, want %s", b, tt.wantBody)
+			}
+			if strings.HasPrefix(tt.path, "/books") && tt.wantStatus == 200 && res.Header.Get("X-Books-Count") == "" {
+				t.Error("BeforeActivation middleware did not run")
+			}
+		})
+	}
+}
