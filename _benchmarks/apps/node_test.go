@@ -5,8 +5,7 @@
 package apps_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,31 +21,11 @@ const memoryStoreWarning = "Warning: connect.session() MemoryStore is not\n" +
 	"designed for a production environment, as it will leak\n" +
 	"memory, and will not scale past a single process."
 
-// lockStamp is written into node_modules after a successful npm ci, holding
-// the hash of the package-lock.json installed, so that later test runs skip
-// the install until the lock file changes.
-const lockStamp = ".vireo-lock-sha256"
-
-// npmCI installs the app's dependencies from its lock file, unless the
-// installed ones already match it.
+// npmCI installs the app's dependencies from its lock file (shared with
+// the runner, which locks the lock file so the two never race).
 func npmCI(t *testing.T, dir string) {
 	t.Helper()
-	lock, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(lock)
-	want := hex.EncodeToString(sum[:])
-	stamp := filepath.Join(dir, "node_modules", lockStamp)
-	if got, err := os.ReadFile(stamp); err == nil && string(got) == want {
-		return
-	}
-	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--prefer-offline")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
-	}
-	if err := os.WriteFile(stamp, []byte(want), 0o644); err != nil {
+	if err := benchtest.NPMCI(context.Background(), dir); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -13,20 +13,17 @@ package runner
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
 )
 
 // Stacks of the apps.
@@ -121,7 +118,7 @@ func (a *app) buildGo(ctx context.Context, root string, cfg *Config) error {
 }
 
 func (a *app) buildNode(ctx context.Context, cfg *Config) error {
-	if err := npmCI(ctx, a.dir); err != nil {
+	if err := benchtest.NPMCI(ctx, a.dir); err != nil {
 		return err
 	}
 	main, err := nodeMain(a.dir)
@@ -134,42 +131,6 @@ func (a *app) buildNode(ctx context.Context, cfg *Config) error {
 		a.deps = map[string]string{"express": v}
 	}
 	return nil
-}
-
-// lockStamp is written into node_modules after a successful npm ci with the
-// SHA-256 of the package-lock.json installed; the apps' own tests use the same
-// stamp, so an install that matches the lock file is never redone.
-const lockStamp = ".vireo-lock-sha256"
-
-// npmCI installs the app's dependencies from its lock file unless the
-// installed ones match it. It holds an exclusive flock on package-lock.json
-// meanwhile, so two runs (or a run and a test) never install into the same
-// node_modules at once.
-func npmCI(ctx context.Context, dir string) error {
-	lockPath := filepath.Join(dir, "package-lock.json")
-	f, err := os.Open(lockPath)
-	if err != nil {
-		return errors.New("no package-lock.json: npm ci needs one so the versions are pinned")
-	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("locking %s: %w", lockPath, err)
-	}
-	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	lock, err := io.ReadAll(f)
-	if err != nil {
-		return err
-	}
-	sum := sha256.Sum256(lock)
-	want := hex.EncodeToString(sum[:])
-	stamp := filepath.Join(dir, "node_modules", lockStamp)
-	if got, err := os.ReadFile(stamp); err == nil && string(got) == want {
-		return nil
-	}
-	if err := runTool(ctx, dir, nil, "npm", "ci", "--no-audit", "--no-fund", "--prefer-offline"); err != nil {
-		return err
-	}
-	return os.WriteFile(stamp, []byte(want), 0o644)
 }
 
 // nodeMain returns the entry script of the Node app in dir: package.json's
