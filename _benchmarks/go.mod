@@ -11,6 +11,7 @@ require (
 	github.com/kataras/iris/v12 v12.2.11
 	github.com/labstack/echo/v4 v4.16.0
 	github.com/vireo-go/vireo v0.0.0
+	github.com/vireo-go/vireo/sessions/redis v0.0.0
 	gonum.org/v1/plot v0.17.0
 )
 
@@ -34,9 +35,11 @@ require (
 	github.com/bytedance/gopkg v0.1.3 // indirect
 	github.com/bytedance/sonic v1.15.0 // indirect
 	github.com/bytedance/sonic/loader v0.5.0 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/cheggaaa/pb v1.0.29 // indirect
 	github.com/cloudwego/base64x v0.1.6 // indirect
 	github.com/codesenberg/concurrent v0.0.0-20180531114123-64560cfcf964 // indirect
+	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
 	github.com/fatih/structs v1.1.0 // indirect
 	github.com/flosch/pongo2/v4 v4.0.2 // indirect
 	github.com/flosch/pongo2/v6 v6.0.0 // indirect
@@ -85,6 +88,7 @@ require (
 	github.com/pelletier/go-toml/v2 v2.2.4 // indirect
 	github.com/quic-go/qpack v0.6.0 // indirect
 	github.com/quic-go/quic-go v0.59.0 // indirect
+	github.com/redis/go-redis/v9 v9.17.3 // indirect
 	github.com/rivo/uniseg v0.4.4 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/satori/go.uuid v1.2.0 // indirect
@@ -117,3 +121,5 @@ require (
 )
 
 replace github.com/vireo-go/vireo => ../
+
+replace github.com/vireo-go/vireo/sessions/redis => ../sessions/redis

@@ -6,6 +6,7 @@ package benchtest
 
 import (
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -120,8 +121,17 @@ func addressInUse(output string) bool {
 	return false
 }
 
-// CheckGoApp builds the Go app apps/<app> and checks it with CheckApp.
+// CheckGoApp builds the Go app apps/<app> and checks it with CheckApp. An
+// app of a Redis comparison gets a redis-server of its own (MustRedis, which
+// skips the test when redis-server is missing) at REDIS_ADDR.
 func CheckGoApp(t testing.TB, app string) {
 	t.Helper()
-	CheckApp(t, app, exec.Command(BuildGo(t, app)), 30*time.Second)
+	var env []string
+	_, c := MustContract(t)
+	if _, ep, err := c.Endpoint(app); err == nil && ep.Redis {
+		env = append(os.Environ(), RedisAddrEnv+"="+MustRedis(t).Addr())
+	}
+	cmd := exec.Command(BuildGo(t, app))
+	cmd.Env = env
+	CheckApp(t, app, cmd, 30*time.Second)
 }

@@ -165,7 +165,7 @@ func TestDiff(t *testing.T) {
 
 func TestLoadContract(t *testing.T) {
 	_, c := MustContract(t)
-	for _, name := range []string{"simple", "mvc", "templates", "sessions"} {
+	for _, name := range []string{"simple", "mvc", "templates", "sessions", "sessions-redis"} {
 		ep, ok := c.Comparisons[name]
 		if !ok {
 			t.Fatalf("comparison %q missing", name)

@@ -42,6 +42,11 @@ type Endpoint struct {
 	Bombardier  string   `json:"bombardier"`
 	Apps        []string `json:"apps"`
 
+	// Redis is set when the apps keep their sessions in Redis: whoever
+	// starts them starts a redis-server first (StartRedis) and passes its
+	// address in REDIS_ADDR.
+	Redis bool `json:"redis"`
+
 	// Body is the content of BodyFile, filled in by LoadContract.
 	Body []byte `json:"-"`
 }

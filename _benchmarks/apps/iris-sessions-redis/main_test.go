@@ -1,0 +1,12 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+)
+
+// TestApp builds this app, starts it on a free port with a redis-server of
+// its own (skipped when redis-server is not installed) and checks it against
+// expected/endpoints.json.
+func TestApp(t *testing.T) { benchtest.CheckGoApp(t, "iris-sessions-redis") }
