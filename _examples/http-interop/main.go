@@ -77,6 +77,9 @@ func legacyMux() http.Handler {
 // everything under /v2/ to Vireo with the prefix stripped.
 func newMux(app *vireo.Application) http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("try /healthz (net/http), /v2/hello (Vireo), /v2/users/7 and /v2/legacy/hello/ann\n"))
+	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("ok"))
 	})

@@ -23,6 +23,7 @@ func TestInterop(t *testing.T) {
 		wantStatus               int
 		wantBody                 string
 	}{
+		{"std mux index", "GET", "/", "", 200, "try /healthz (net/http), /v2/hello (Vireo), /v2/users/7 and /v2/legacy/hello/ann\n"},
 		{"std mux route", "GET", "/healthz", "", 200, "ok"},
 		{"Vireo under the std mux", "GET", "/v2/hello", "", 200, "hello from Vireo, path /hello"},
 		{"std handler reads a Vireo param", "GET", "/v2/users/7", "", 200, `{"id":"7","served_by":"net/http handler"}` + "\n"},
