@@ -8,22 +8,33 @@ import (
 )
 
 // RequestLogger returns middleware that logs one line per request (method,
-// path, status, bytes, duration and client address) at Info level. Install
-// it with UseRouter to log unmatched requests too.
+// path, status, bytes, duration and client address) at Info level, requests
+// that panic included. Install it with UseRouter to log unmatched requests
+// too.
 func RequestLogger(logger *slog.Logger) Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
 	return func(c *Context) {
 		start := time.Now()
+		defer func() {
+			status := c.writer.status
+			rec := recover()
+			if rec != nil {
+				status = 500 // what the application will answer
+			}
+			logger.LogAttrs(c.request.Context(), slog.LevelInfo, "request",
+				slog.String("method", c.request.Method),
+				slog.String("path", c.request.URL.Path),
+				slog.Int("status", status),
+				slog.Int64("bytes", c.writer.size),
+				slog.Duration("duration", time.Since(start)),
+				slog.String("remote", c.RemoteAddr()),
+			)
+			if rec != nil {
+				panic(rec) // the application recovers it, with the original stack
+			}
+		}()
 		c.Next()
-		logger.LogAttrs(c.request.Context(), slog.LevelInfo, "request",
-			slog.String("method", c.request.Method),
-			slog.String("path", c.request.URL.Path),
-			slog.Int("status", c.writer.status),
-			slog.Int64("bytes", c.writer.size),
-			slog.Duration("duration", time.Since(start)),
-			slog.String("remote", c.RemoteAddr()),
-		)
 	}
 }

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs every test of the repository on a fresh machine: the framework
+# (with the race detector), the examples, the Redis session store, the
+# benchmark suite (Go, Express and, where dotnet exists, ASP.NET Core apps,
+# plus a quick run of the runner) and the browser test of the mvc-todo
+# example. What a step needs (redis-server, chromium, node_modules) it
+# installs from the package registries; a step whose runtime cannot be had
+# says so and skips, it never fakes a pass.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+step() { printf '\n==== %s\n' "$*"; }
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+apt_install() { # apt_install BINARY PACKAGE...: installs when BINARY is missing
+	local bin=$1
+	shift
+	have "$bin" && return 0
+	if have apt-get && [ "$(id -u)" = 0 ]; then
+		step "installing $*"
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"; } >/dev/null 2>&1 ||
+			echo "could not install $* (tests that need it will skip and say so)"
+	else
+		echo "$bin is missing and cannot be installed here (tests that need it will skip and say so)"
+	fi
+}
+
+step "go version"
+go version
+
+step "gofmt and go vet"
+unformatted=$(gofmt -l . | grep -v '/node_modules/' || true)
+if [ -n "$unformatted" ]; then
+	echo "not gofmt-ed:"
+	echo "$unformatted"
+	exit 1
+fi
+go vet ./...
+(cd _examples && go vet ./...)
+
+step "framework: go test -race ./..."
+go test -race -count=1 ./...
+
+step "examples: cd _examples && go test -race ./..."
+(cd _examples && go test -race -count=1 ./...)
+
+apt_install redis-server redis-server
+
+step "sessions/redis (real redis-server)"
+(cd sessions/redis && go vet ./... && go test -race -count=1 ./...)
+
+if [ -d _examples/sessions-redis ]; then
+	step "examples: sessions-redis (real redis-server)"
+	(cd _examples/sessions-redis && go vet ./... && go test -count=1 ./...)
+fi
+
+step "benchmark suite: apps, runner, quick runs"
+(cd _benchmarks && go vet ./... && go test -count=1 -timeout 30m ./...)
+
+step "browser test of mvc-todo (headless chromium)"
+bash _examples/run-browser-tests.sh
+
+step "all tests passed"
