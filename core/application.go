@@ -51,6 +51,8 @@ type Application struct {
 	pool      sync.Pool
 	buildOnce sync.Once
 	built     atomic.Bool
+	buildErr  error // the registration errors when Build first ran
+	failed    bool  // buildErr != nil: the application refuses to serve
 
 	// configuration, set by Options
 	logger          *slog.Logger
@@ -168,6 +170,8 @@ func (app *Application) Build() error {
 			app.routerChain = append(append([]Handler(nil), app.routerMiddleware...), app.dispatch)
 		}
 		app.pool.New = func() any { return newContext(app, maxParams) }
+		app.buildErr = errors.Join(app.errs...)
+		app.failed = app.buildErr != nil
 		app.built.Store(true)
 	})
 	return errors.Join(app.errs...)
@@ -178,8 +182,8 @@ func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !app.built.Load() {
 		app.Build()
 	}
-	if len(app.errs) > 0 {
-		app.logger.Error("vireo: refusing to serve: registration errors", "err", errors.Join(app.errs...))
+	if app.failed {
+		app.logger.Error("vireo: refusing to serve: registration errors", "err", app.buildErr)
 		http.Error(w, "500 Internal Server Error: the application has registration errors", http.StatusInternalServerError)
 		return
 	}
