@@ -5,7 +5,7 @@
 // comparison.
 //
 //	cd _benchmarks
-//	go run ./cmd/bench [flags] [simple] [mvc] [templates] [sessions]
+//	go run ./cmd/bench [flags] [simple] [mvc] [templates] [sessions] [sessions-redis]
 //	go run ./cmd/bench verify [flags] [comparisons...]
 //	go run ./cmd/bench check results/<timestamp>
 //

@@ -96,12 +96,20 @@ type Redis struct {
 
 // StartRedis starts redis-server on 127.0.0.1:port, prefixed by prefix (for
 // example a taskset command that pins it; the prefix must exec the server so
-// that the PID is the server's), copying its output to log when not nil.
-// It waits up to timeout for a PONG; on failure the server is stopped and
-// the error carries its last output. A missing binary gives ErrNoRedis.
+// that the PID is the server's), copying its output to log when not nil;
+// log, when it is an io.Closer, is closed once the server has exited or
+// could not be started. It waits up to timeout for the server to answer as
+// itself; on failure the server is stopped and the error carries its last
+// output. A missing binary gives ErrNoRedis.
 func StartRedis(prefix []string, port int, log io.Writer, timeout time.Duration) (*Redis, error) {
+	closeLog := func() {
+		if c, ok := log.(io.Closer); ok {
+			c.Close()
+		}
+	}
 	path, err := LookRedis()
 	if err != nil {
+		closeLog()
 		return nil, err
 	}
 	argv := append(append(append([]string(nil), prefix...), path), RedisArgs(port)...)
@@ -112,16 +120,19 @@ func StartRedis(prefix []string, port int, log io.Writer, timeout time.Duration)
 	setProcessGroup(cmd)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
+		closeLog()
 		return nil, err
 	}
 	cmd.Stderr = cmd.Stdout
 	r := &Redis{Port: port, cmd: cmd, done: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
+		closeLog()
 		return nil, fmt.Errorf("starting %s: %w", RedisBinary, err)
 	}
 	go func() {
 		r.read(out, log)
 		err := cmd.Wait()
+		closeLog()
 		r.mu.Lock()
 		r.waitErr = err
 		r.mu.Unlock()

@@ -26,6 +26,7 @@ type live struct {
 	proc    *Proc
 	mem     *memSampler
 	headers []string // the Cookie header of the cookie-keeping variant
+	redis   *benchtest.Redis
 }
 
 // runComparison runs one comparison and returns its report section.
@@ -73,6 +74,7 @@ func (s *session) runComparison(ctx context.Context, p *planned) (report.Compari
 		if lv.proc != nil {
 			s.group.Remove(lv.proc)
 		}
+		s.stopRedisOf(lv)
 	}
 	return c, err2
 }
@@ -112,6 +114,7 @@ func (s *session) excluded(lv *live, reason, detail string) {
 		s.group.Remove(lv.proc)
 		lv.proc = nil
 	}
+	s.stopRedisOf(lv)
 }
 
 // start starts lv's server on port (pinned, and limited under the
@@ -124,6 +127,19 @@ func (s *session) start(ctx context.Context, p *planned, lv *live, port int) (bo
 	}
 	argv := append(append([]string(nil), s.pin.server...), lv.app.argv...)
 	env := append([]string(nil), lv.app.env...)
+	if p.ep.Redis {
+		r, addr, err := s.startRedis(ctx, p.key(), lv.app.name)
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			s.excluded(lv, "redis-server did not start", err.Error())
+			return false, nil
+		}
+		lv.redis = r
+		lv.row.Dependencies = recordRedisVersion(lv.row.Dependencies, s.redisVersion)
+		env = append(env, addr)
+	}
 	var cg *cgroup
 	if s.lim != nil {
 		var err error
@@ -320,6 +336,7 @@ func (s *session) runSequential(ctx context.Context, p *planned, lives []*live, 
 			s.group.Remove(lv.proc)
 			lv.proc = nil
 		}
+		s.stopRedisOf(lv)
 	}
 	return nil
 }

@@ -34,7 +34,7 @@ const (
 )
 
 // Comparisons is the order comparisons run and appear in the report.
-var Comparisons = []string{"simple", "mvc", "templates", "sessions"}
+var Comparisons = []string{"simple", "mvc", "templates", "sessions", "sessions-redis"}
 
 // Config is everything a run needs to know.
 type Config struct {

@@ -8,9 +8,11 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -250,5 +252,130 @@ func TestQuickRunSessions(t *testing.T) {
 				t.Errorf("%s/%s: %d 2xx, %d non-2xx, %d errors", c.Key(), a.Name, r.Req2xx, r.NonSuccess(), r.ErrorTotal())
 			}
 		}
+	}
+}
+
+// redisPids collects the PIDs of the redis-servers a run reports starting.
+type redisPids struct {
+	mu   sync.Mutex
+	pids []int
+}
+
+func (r *redisPids) onLine(line string) {
+	i := strings.Index(line, "(pid ")
+	if !strings.Contains(line, "redis  ") || !strings.Contains(line, " on 127.0.0.1:") || i < 0 {
+		return
+	}
+	var pid int
+	if _, err := fmt.Sscanf(line[i:], "(pid %d)", &pid); err == nil {
+		r.mu.Lock()
+		r.pids = append(r.pids, pid)
+		r.mu.Unlock()
+	}
+}
+
+// alive returns the collected PIDs that still belong to a live process.
+func (r *redisPids) alive() []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []int
+	for _, pid := range r.pids {
+		st, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		if err == nil && !strings.Contains(string(st), ") Z") {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// TestQuickRunSessionsRedis runs both variants of the sessions-redis
+// comparison in quick mode: every app gets its own redis-server, every
+// request succeeds, and every redis-server is gone afterwards, also when
+// the run is cancelled. Without redis-server the comparison must be
+// reported as skipped with the reason, and the test says so.
+func TestQuickRunSessionsRedis(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end run skipped with -short")
+	}
+	root, contract := benchtest.MustContract(t)
+	apps := contract.Comparisons["sessions-redis"].Apps
+	_, redisErr := benchtest.LookRedis()
+	pids := &redisPids{}
+	cfg := Config{
+		Root: root, OutDir: t.TempDir(), Comparisons: []string{"sessions-redis"}, Apps: apps,
+		Quick: true, Duration: time.Second, Log: &testLog{t: t, onLine: pids.onLine},
+	}
+	if _, _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	res, err := report.CheckDir(cfg.OutDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Comparisons) != 2 || res.Comparisons[0].Key() != "sessions-redis-cookie-less" || res.Comparisons[1].Key() != "sessions-redis-cookie-keeping" {
+		t.Fatalf("comparisons %+v", res.Comparisons)
+	}
+	if redisErr != nil {
+		md, _ := os.ReadFile(filepath.Join(cfg.OutDir, "RESULTS.md"))
+		for _, c := range res.Comparisons {
+			for _, a := range c.Apps {
+				if a.Skipped != "redis-server not found" || len(a.Runs) > 0 {
+					t.Errorf("%s/%s without redis-server: skipped %q, %d runs", c.Key(), a.Name, a.Skipped, len(a.Runs))
+				}
+			}
+		}
+		if !strings.Contains(string(md), "skipped: redis-server not found") {
+			t.Errorf("RESULTS.md does not give the reason:\n%s", md)
+		}
+		t.Skipf("%v (Debian: apt-get install -y redis-server): the comparison was reported as skipped; nothing measured", redisErr)
+	}
+	for _, c := range res.Comparisons {
+		if c.Baseline != "vireo-sessions-redis" {
+			t.Errorf("%s: baseline %q", c.Key(), c.Baseline)
+		}
+		for _, a := range c.Apps {
+			if !a.Measured() {
+				t.Errorf("%s/%s not measured: %q %q", c.Key(), a.Name, a.Skipped, a.Failed)
+				continue
+			}
+			r := a.Runs[0].Bombardier
+			if r.Req2xx == 0 || r.NonSuccess() != 0 || r.ErrorTotal() != 0 {
+				t.Errorf("%s/%s: %d 2xx, %d non-2xx, %d errors", c.Key(), a.Name, r.Req2xx, r.NonSuccess(), r.ErrorTotal())
+			}
+			if a.Dependencies["redis-server"] == "" {
+				t.Errorf("%s/%s: no redis-server version in %v", c.Key(), a.Name, a.Dependencies)
+			}
+		}
+	}
+	// One server per app and variant, each stopped by the run.
+	if n := len(pids.pids); n != 2*len(apps) {
+		t.Errorf("%d redis-servers started, want %d", n, 2*len(apps))
+	}
+	if left := pids.alive(); len(left) > 0 {
+		t.Errorf("redis-servers %v still running after the run", left)
+	}
+
+	// Cancelled while the first app warms up: its redis-server goes too.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pids = &redisPids{}
+	log := &testLog{t: t, onLine: func(line string) {
+		pids.onLine(line)
+		if strings.Contains(line, "verify ") && strings.HasSuffix(line, " ok") {
+			time.AfterFunc(300*time.Millisecond, cancel)
+		}
+	}}
+	cfg = Config{
+		Root: root, OutDir: t.TempDir(), Comparisons: []string{"sessions-redis"}, Apps: apps[:1],
+		Quick: true, Duration: time.Second, Warmup: 5 * time.Second, Log: log,
+	}
+	if _, _, err := Run(ctx, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled Run = %v, want context.Canceled", err)
+	}
+	if len(pids.pids) == 0 {
+		t.Fatal("no redis-server started before the cancellation")
+	}
+	if left := pids.alive(); len(left) > 0 {
+		t.Errorf("redis-servers %v still running after the cancelled run", left)
 	}
 }

@@ -77,7 +77,8 @@ func TestMakePlan(t *testing.T) {
 			t.Errorf("%s: load -c %d -n %d -d %v, want the original article's", p.key(), p.connections, p.requests, p.duration)
 		}
 	}
-	want := []string{"simple", "mvc", "templates", "sessions-cookie-less", "sessions-cookie-keeping"}
+	want := []string{"simple", "mvc", "templates", "sessions-cookie-less", "sessions-cookie-keeping",
+		"sessions-redis-cookie-less", "sessions-redis-cookie-keeping"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Errorf("plan %v, want %v", keys, want)
 	}

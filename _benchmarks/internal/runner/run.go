@@ -38,6 +38,10 @@ type session struct {
 	failures []string
 	logDir   string
 	client   *http.Client
+
+	// The redis-servers of the sessions-redis apps (see redis.go).
+	redis        []*benchtest.Redis
+	redisVersion string
 }
 
 func (s *session) logf(format string, args ...any) {
@@ -81,6 +85,8 @@ func newSession(cfg *Config) (*session, []planned, error) {
 			a := &app{name: name, stack: stack, dir: dir}
 			s.apps[name] = a
 			if why := a.skipReason(); why != "" {
+				s.skipped[name] = why
+			} else if why := redisSkipReason(p.ep); why != "" {
 				s.skipped[name] = why
 			}
 		}
@@ -137,6 +143,7 @@ func Run(ctx context.Context, cfg Config) (*report.Results, report.Files, error)
 	if err != nil {
 		return nil, files, err
 	}
+	defer s.stopRedis() // after the apps, which StopAll stops first
 	defer s.group.StopAll()
 
 	res := &report.Results{StartedAt: time.Now().UTC(), Command: cfg.Command, Machine: machineInfo(), Versions: versions(ctx)}

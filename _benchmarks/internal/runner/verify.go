@@ -29,6 +29,7 @@ func Verify(ctx context.Context, cfg Config) ([]VerifyResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer s.stopRedis() // after the apps, which StopAll stops first
 	defer s.group.StopAll()
 	dir, err := os.MkdirTemp("", "vireo-verify-")
 	if err != nil {
@@ -86,7 +87,16 @@ func (s *session) verifyOne(ctx context.Context, p *planned, name string) error 
 	if s.cfg.BasePort > 0 {
 		ports[0] = s.cfg.BasePort
 	}
-	proc, err := s.group.Start(ctx, ProcSpec{Name: name, Argv: a.argv, Env: a.env, Dir: a.dir, Port: ports[0]}, s.cfg.StartTimeout)
+	env := a.env
+	if p.ep.Redis {
+		r, addr, err := s.startRedis(ctx, p.key(), name)
+		if err != nil {
+			return err
+		}
+		defer r.Stop()
+		env = append(append([]string(nil), env...), addr)
+	}
+	proc, err := s.group.Start(ctx, ProcSpec{Name: name, Argv: a.argv, Env: env, Dir: a.dir, Port: ports[0]}, s.cfg.StartTimeout)
 	if err != nil {
 		return err
 	}
