@@ -7,9 +7,10 @@
 //
 // Redis is at $REDIS_ADDR (default 127.0.0.1:6379); the benchmark runner
 // starts a redis-server of its own for each run and passes its address. The
-// session Handler loads the session once (when a cookie comes back) and
-// saves it once after the handler: one GET+PTTL transaction and one SET with
-// the session's TTL per request, the least a remote store can do.
+// session Handler loads the session once when a cookie comes back (one
+// MULTI GET PTTL EXEC) and saves it once after the handler when it changed
+// (one SET with the session's TTL): a new session costs the SET, an
+// existing one that already holds "value" only the read.
 package main
 
 import (
