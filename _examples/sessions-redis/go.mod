@@ -1,0 +1,21 @@
+module github.com/vireo-go/vireo/_examples/sessions-redis
+
+go 1.23
+
+replace github.com/vireo-go/vireo => ../../
+
+replace github.com/vireo-go/vireo/sessions/redis => ../../sessions/redis
+
+require (
+	github.com/gorilla/securecookie v1.1.2
+	github.com/vireo-go/vireo v0.0.0
+	github.com/vireo-go/vireo/sessions/redis v0.0.0
+)
+
+require (
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
+	github.com/flosch/pongo2/v6 v6.0.0 // indirect
+	github.com/redis/go-redis/v9 v9.17.3 // indirect
+	github.com/valyala/bytebufferpool v1.0.0 // indirect
+)
