@@ -162,8 +162,12 @@ func (app *Application) Build() error {
 	app.buildOnce.Do(func() {
 		maxParams := 0
 		for _, rt := range app.routes {
-			mw := rt.router.chainPrefix()
-			rt.chain = append(mw[:len(mw):len(mw)], rt.handlers...)
+			var chain []Handler
+			if app.pathValues && rt.maxParams > 0 {
+				chain = append(chain, setPathValues)
+			}
+			chain = append(chain, rt.router.chainPrefix()...)
+			rt.chain = append(chain, rt.handlers...)
 			maxParams = max(maxParams, rt.maxParams)
 		}
 		if len(app.routerMiddleware) > 0 {
@@ -240,17 +244,19 @@ func (app *Application) safeFireError(c *Context) {
 	c.fireError()
 }
 
+// setPathValues makes the route parameters visible to r.PathValue; Build
+// puts it first in every chain with parameters when WithPathValues is set.
+func setPathValues(c *Context) {
+	for _, prm := range c.params {
+		c.request.SetPathValue(prm.Key, prm.Value)
+	}
+	c.Next()
+}
+
 // dispatch routes the request and runs the matched route's chain.
 func (app *Application) dispatch(c *Context) {
 	r := c.request
-	p, raw := r.URL.Path, false
-	if r.URL.RawPath != "" {
-		// Match on the escaped form so that %2F stays inside its segment.
-		if ep := r.URL.EscapedPath(); ep == r.URL.RawPath {
-			p, raw = ep, true
-		}
-	}
-	c.rawPath = raw
+	p, raw := matchPath(r.URL)
 	var rt *Route
 	if root := app.tree(r.Method, false); root != nil {
 		rt = root.lookup(p, &c.params)
@@ -260,13 +266,12 @@ func (app *Application) dispatch(c *Context) {
 			rt = root.lookup(p, &c.params)
 		}
 	}
-	// Registered patterns have no empty, "." or ".." segments, so an
-	// unclean path can only match through a parameter that captured one:
-	// checking the captured values is enough, and much cheaper than
-	// scanning every path. Unclean paths are redirected to their clean form.
-	if rt != nil && !paramsClean(c.params) || rt == nil && !isCleanPath(p) {
+	// Registered patterns have no empty, "." or ".." segments and lookup
+	// lets no parameter capture one, so only a path that matched nothing
+	// can be unclean: it is redirected to its clean form.
+	if rt == nil && !isCleanPath(p) {
 		c.params = c.params[:0]
-		app.redirect(c, cleanPath(p))
+		app.redirect(c, location(r.URL, cleanPath(p)))
 		return
 	}
 	if rt == nil {
@@ -283,11 +288,6 @@ func (app *Application) dispatch(c *Context) {
 				return
 			}
 			c.params[i].Value = v
-		}
-	}
-	if app.pathValues {
-		for _, prm := range c.params {
-			r.SetPathValue(prm.Key, prm.Value)
 		}
 	}
 	c.route = rt
@@ -316,7 +316,7 @@ func (app *Application) unmatched(c *Context, p string) *Route {
 					return rt
 				}
 				c.params = c.params[:0]
-				app.redirect(c, alt)
+				app.redirect(c, location(r.URL, alt))
 				return nil
 			}
 		}
@@ -368,13 +368,32 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// redirect sends the client to target (a path, escaped when the request
-// was matched on its escaped form, else decoded) keeping the query: 301 for
-// GET and HEAD, 308 otherwise so the method and body are kept.
-func (app *Application) redirect(c *Context, target string) {
-	if !c.rawPath {
-		target = (&url.URL{Path: target}).EscapedPath()
+// matchPath returns the path dispatch matches: the decoded path, or the
+// escaped one when the request escaped a character that matters to routing
+// (such as %2F), so that it stays inside its segment.
+func matchPath(u *url.URL) (p string, escaped bool) {
+	if u.RawPath != "" {
+		if ep := u.EscapedPath(); ep == u.RawPath {
+			return ep, true
+		}
 	}
+	return u.Path, false
+}
+
+// location turns p, a path in the form matchPath gave for u, into a
+// Location header value.
+func location(u *url.URL, p string) string {
+	if _, escaped := matchPath(u); escaped {
+		return p
+	}
+	return escapePath(p)
+}
+
+func escapePath(p string) string { return (&url.URL{Path: p}).EscapedPath() }
+
+// redirect sends the client to target, an escaped path, keeping the query:
+// 301 for GET and HEAD, 308 otherwise so the method and body are kept.
+func (app *Application) redirect(c *Context, target string) {
 	code := http.StatusPermanentRedirect
 	if c.request.Method == http.MethodGet || c.request.Method == http.MethodHead {
 		code = http.StatusMovedPermanently
@@ -417,17 +436,6 @@ func isCleanTail(s string) bool {
 	return true
 }
 
-// paramsClean reports whether no parameter captured a "." or ".." segment
-// or, for wildcards, an empty segment.
-func paramsClean(ps Params) bool {
-	for i := range ps {
-		if v := ps[i].Value; v != "" && (v[0] == '.' || v[0] == '/' || len(v) > 2) && !isCleanTail(v) {
-			return false
-		}
-	}
-	return true
-}
-
 // cleanPath is path.Clean that keeps a trailing slash.
 func cleanPath(p string) string {
 	if p == "" {
@@ -445,8 +453,6 @@ func cleanPath(p string) string {
 
 // redirectTo returns a handler redirecting GET requests to target.
 func redirectTo(target string) Handler {
-	return func(c *Context) {
-		c.rawPath = false
-		c.app.redirect(c, target)
-	}
+	target = escapePath(target)
+	return func(c *Context) { c.app.redirect(c, target) }
 }

@@ -62,6 +62,9 @@ func TestUnmatched(t *testing.T) {
 		{name: "clean dotdot above root", method: "GET", target: "/../../users", code: 301, location: "/users"},
 		{name: "clean protocol-relative", method: "GET", target: "//evil.example/x", code: 301, location: "/evil.example/x"},
 		{name: "clean put is 308", method: "PUT", target: "//exact", code: 308, location: "/exact"},
+		{name: "dot never a param", method: "DELETE", target: "/items/.", code: 308, location: "/items"},
+		{name: "dotdot never a param", method: "DELETE", target: "/items/..", code: 308, location: "/"},
+		{name: "clean escaped path keeps escapes", method: "DELETE", target: "/items//a%2Fb", code: 308, location: "/items/a%2Fb"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -44,7 +44,6 @@ type Context struct {
 
 	query       url.Values // parsed lazily by URLParam
 	bodyLimited bool
-	rawPath     bool // the route was matched on the escaped path
 	viewLayout  string
 	viewData    map[string]any
 	live        bool
@@ -57,41 +56,38 @@ func newContext(app *Application, maxParams int) *Context {
 	return c
 }
 
-// reset prepares a pooled Context for a request. Every per-request field is
-// set here, so nothing of one request is visible to the next.
+// reset prepares a pooled Context for a request. A Context in the pool is
+// already cleared (see release), so reset only sets what the request brings.
 func (c *Context) reset(w http.ResponseWriter, r *http.Request) {
 	c.writer.reset(w)
 	c.out = &c.writer
 	c.request = r
-	c.params = c.params[:0]
-	c.values.reset()
-	c.handlers = nil
 	c.index = -1
+	c.live = true
+}
+
+// release clears every per-request field, so that nothing of this request
+// is visible to the next one and a pooled Context keeps no request data
+// alive, and marks the Context unusable until reset.
+func (c *Context) release() {
+	c.live = false
+	c.request = nil
+	c.writer.w = nil
+	c.params = c.params[:0]
+	if len(c.values.entries) > 0 {
+		c.values.reset()
+	}
+	c.handlers = nil
 	c.stopped = false
 	c.route = nil
 	c.err = nil
 	c.query = nil
 	c.bodyLimited = false
-	c.rawPath = false
 	c.viewLayout = ""
-	if c.viewData != nil {
+	if len(c.viewData) > 0 {
 		clear(c.viewData)
 	}
 	c.errorFired = false
-	c.live = true
-}
-
-// release marks the Context unusable until the pool hands it out again.
-func (c *Context) release() {
-	c.live = false
-	c.request = nil
-	c.writer.w = nil
-	c.handlers = nil
-	c.route = nil
-	c.err = nil
-	c.query = nil
-	c.values.reset()
-	c.params = c.params[:0]
 }
 
 func (c *Context) check() {

@@ -80,8 +80,7 @@ func serveFSFile(c *Context, fsys fs.FS, name string, allowIndex bool) {
 			return
 		}
 		if p := c.request.URL.Path; !strings.HasSuffix(p, "/") {
-			c.rawPath = false
-			c.app.redirect(c, p+"/")
+			c.app.redirect(c, escapePath(p+"/"))
 			return
 		}
 		index := "index.html"

@@ -35,19 +35,21 @@ const (
 )
 
 type node struct {
-	kind   nodeKind
-	prefix string    // nodeStatic: the text this node matches
-	name   string    // parameter nodes: the parameter's name
-	typ    paramType // nodeTyped: the constraint
-	owner  string    // parameter nodes: the pattern that declared the parameter
-
-	indices  string  // first byte of each static child, parallel to static
-	static   []*node // static children
-	typed    []*node // typed children, sorted by typ
+	// Fields read by every lookup come first, so that a node's hot part
+	// shares as few cache lines as possible.
+	prefix   string // nodeStatic: the text this node matches
+	indices  string // first byte of each static child, parallel to static
+	static   []node // static children, stored inline so a lookup touches one array, not a pointer per child
+	route    *Route // the route that ends at this node, if any
 	param    *node
 	wildcard *node
+	typed    []*node // typed children, sorted by typ
+	branches bool    // typed, param or wildcard children exist
 
-	route *Route // the route that ends at this node, if any
+	kind  nodeKind
+	typ   paramType // nodeTyped: the constraint
+	name  string    // parameter nodes: the parameter's name
+	owner string    // parameter nodes: the pattern that declared the parameter
 }
 
 // insert adds the route's tokens under n (the root of a method tree) and
@@ -79,12 +81,11 @@ func (n *node) insertStatic(s string) *node {
 	for s != "" {
 		i := strings.IndexByte(n.indices, s[0])
 		if i < 0 {
-			child := &node{kind: nodeStatic, prefix: s}
 			n.indices += s[:1]
-			n.static = append(n.static, child)
-			return child
+			n.static = append(n.static, node{kind: nodeStatic, prefix: s})
+			return &n.static[len(n.static)-1]
 		}
-		child := n.static[i]
+		child := &n.static[i]
 		l := commonPrefixLen(child.prefix, s)
 		if l < len(child.prefix) {
 			rest := *child
@@ -93,7 +94,7 @@ func (n *node) insertStatic(s string) *node {
 				kind:    nodeStatic,
 				prefix:  child.prefix[:l],
 				indices: rest.prefix[:1],
-				static:  []*node{&rest},
+				static:  []node{rest},
 			}
 		}
 		n, s = child, s[l:]
@@ -111,6 +112,7 @@ func (n *node) insertParam(tk token, pattern string) (*node, error) {
 	case typePath:
 		if n.wildcard == nil {
 			n.wildcard = &node{kind: nodeWildcard, name: tk.name, typ: typePath, owner: pattern}
+			n.branches = true
 		} else if n.wildcard.name != tk.name {
 			return nil, conflict(n.wildcard)
 		}
@@ -118,6 +120,7 @@ func (n *node) insertParam(tk token, pattern string) (*node, error) {
 	case typeString:
 		if n.param == nil {
 			n.param = &node{kind: nodeParam, name: tk.name, owner: pattern}
+			n.branches = true
 		} else if n.param.name != tk.name {
 			return nil, conflict(n.param)
 		}
@@ -139,6 +142,7 @@ func (n *node) insertParam(tk token, pattern string) (*node, error) {
 	n.typed = append(n.typed, nil)
 	copy(n.typed[at+1:], n.typed[at:])
 	n.typed[at] = child
+	n.branches = true
 	return child, nil
 }
 
@@ -160,8 +164,6 @@ walk:
 			}
 			return nil
 		}
-		branches := n.typed != nil || n.param != nil || n.wildcard != nil
-
 		// 1. Static children: at most one can match, the one indexed by the
 		// path's first byte. (A plain loop: indices are a few bytes long,
 		// too short for strings.IndexByte's call to pay off.)
@@ -170,9 +172,9 @@ walk:
 			if n.indices[i] != first {
 				continue
 			}
-			child := n.static[i]
-			if len(path) >= len(child.prefix) && path[:len(child.prefix)] == child.prefix {
-				if !branches {
+			child := &n.static[i]
+			if hasPrefix(path, child.prefix) {
+				if !n.branches {
 					n, path = child, path[len(child.prefix):]
 					continue walk
 				}
@@ -192,7 +194,9 @@ walk:
 			for end < len(path) && path[end] != '/' {
 				end++
 			}
-			if end > 0 {
+			// A "." or ".." segment never matches a parameter: such a path
+			// is not clean, and the application redirects it instead.
+			if end > 0 && !(path[0] == '.' && (end == 1 || end == 2 && path[1] == '.')) {
 				seg, rest := path[:end], path[end:]
 				mark := len(*ps)
 				for _, child := range n.typed {
@@ -219,13 +223,33 @@ walk:
 			}
 		}
 
-		// 4. The wildcard takes whatever is left.
-		if n.wildcard != nil && n.wildcard.route != nil {
+		// 4. The wildcard takes whatever is left, if it is clean.
+		if n.wildcard != nil && n.wildcard.route != nil && isCleanTail(path) {
 			*ps = append(*ps, Param{Key: n.wildcard.name, Value: path})
 			return n.wildcard.route
 		}
 		return nil
 	}
+}
+
+// hasPrefix reports whether s begins with prefix, whose first byte the
+// caller has already matched. Most prefixes of a tree are a few bytes long,
+// and comparing them inline beats the call to the runtime's memequal that ==
+// on strings makes; longer ones use it.
+func hasPrefix(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	if len(prefix) > 8 {
+		return s[:len(prefix)] == prefix
+	}
+	// The caller matched the first byte already.
+	for i := 1; i < len(prefix); i++ {
+		if s[i] != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func commonPrefixLen(a, b string) int {

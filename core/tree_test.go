@@ -82,6 +82,8 @@ func TestMatching(t *testing.T) {
 		{"encoded space decoded", []string{"GET /users/{name}"}, "/users/a%20b", "GET /users/{name}|name=a b"},
 		{"unicode static", []string{"GET /café"}, "/caf%C3%A9", "GET /café|"},
 		{"no match", users, "/nope", ""},
+		{"dotted segment is a value", []string{"GET /f/{name}"}, "/f/.hidden", "GET /f/{name}|name=.hidden"},
+		{"dots in value", []string{"GET /f/{name}"}, "/f/a..b", "GET /f/{name}|name=a..b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
