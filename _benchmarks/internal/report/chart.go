@@ -1,6 +1,8 @@
-// Bar chart of a comparison, drawn with gonum.org/v1/plot: one bar per
-// measured app with its median requests per second, and an error bar from the
-// slowest to the fastest run so the spread between runs is visible.
+// Bar charts of a comparison, drawn with gonum.org/v1/plot: one bar per
+// measured app with its median requests per second and an error bar from the
+// slowest to the fastest run, so the spread between runs is visible; or, in
+// an instructions report, one bar per app with its instructions per request
+// (a single count, which does not vary between runs: no error bar).
 package report
 
 import (
@@ -33,33 +35,70 @@ func (e minMaxErrors) YError(i int) (float64, float64) {
 // WriteChart draws the requests per second of c's measured apps into the PNG
 // file path. The baseline's bar is drawn in a distinct colour.
 func WriteChart(c *Comparison, path string) error {
-	var names []string
-	var vals plotter.Values
-	var spreads []Spread
-	baseIdx := -1
+	var bars []bar
 	for i := range c.Apps {
 		a := &c.Apps[i]
 		if a.Summary == nil {
 			continue
 		}
-		if a.Name == c.Baseline {
-			baseIdx = len(names)
-		}
-		names = append(names, a.Name)
-		vals = append(vals, a.Summary.RequestsPerSec.Median)
-		spreads = append(spreads, a.Summary.RequestsPerSec)
+		bars = append(bars, bar{name: a.Name, spread: a.Summary.RequestsPerSec, base: a.Name == c.Baseline})
 	}
-	if len(names) == 0 {
+	title := fmt.Sprintf("%s: %s %s, requests/s (median, min-max)", c.title(), c.Method, c.Path)
+	return drawBars(bars, title, "requests per second", func(v float64) string { return fmt.Sprintf("%.0f", v) }, true, path)
+}
+
+// WriteInstructionsChart draws the instructions per request of c's counted
+// apps (callgrind) into the PNG file path, the baseline's bar in a distinct
+// colour.
+func WriteInstructionsChart(c *Comparison, path string) error {
+	var bars []bar
+	for i := range c.Apps {
+		a := &c.Apps[i]
+		if !a.InstructionsMeasured() {
+			continue
+		}
+		v := a.Instructions.PerRequest
+		bars = append(bars, bar{name: a.Name, spread: Spread{Median: v, Min: v, Max: v}, base: a.Name == c.Baseline})
+	}
+	title := fmt.Sprintf("%s: %s %s, instructions/request (callgrind)", c.title(), c.Method, c.Path)
+	return drawBars(bars, title, "instructions per request", formatCount, false, path)
+}
+
+// title is the comparison's name with its variant in parentheses.
+func (c *Comparison) title() string {
+	if c.Variant == "" {
+		return c.Name
+	}
+	return c.Name + " (" + c.Variant + ")"
+}
+
+// bar is one bar of a chart: its height is spread.Median.
+type bar struct {
+	name   string
+	spread Spread
+	base   bool
+}
+
+// drawBars draws one bar per entry with its value above it, and min-max
+// error bars when withSpread is set, into the PNG file path.
+func drawBars(bars []bar, title, yLabel string, label func(float64) string, withSpread bool, path string) error {
+	if len(bars) == 0 {
 		return ErrNoData
+	}
+	names := make([]string, len(bars))
+	vals := make(plotter.Values, len(bars))
+	spreads := make([]Spread, len(bars))
+	baseIdx := -1
+	for i, b := range bars {
+		names[i], vals[i], spreads[i] = b.name, b.spread.Median, b.spread
+		if b.base {
+			baseIdx = i
+		}
 	}
 
 	p := plot.New()
-	title := c.Name
-	if c.Variant != "" {
-		title += " (" + c.Variant + ")"
-	}
-	p.Title.Text = fmt.Sprintf("%s: %s %s, requests/s (median, min-max)", title, c.Method, c.Path)
-	p.Y.Label.Text = "requests per second"
+	p.Title.Text = title
+	p.Y.Label.Text = yLabel
 	p.Y.Min = 0
 
 	width := vg.Points(36)
@@ -77,29 +116,31 @@ func WriteChart(c *Comparison, path string) error {
 		bb.LineStyle.Width = 0
 		p.Add(bb)
 	}
-	bars, err := plotter.NewBarChart(others, width)
+	bc, err := plotter.NewBarChart(others, width)
 	if err != nil {
 		return err
 	}
-	bars.Color = color.RGBA{R: 0x45, G: 0x6e, B: 0xa8, A: 0xff}
-	bars.LineStyle.Width = 0
-	p.Add(bars)
+	bc.Color = color.RGBA{R: 0x45, G: 0x6e, B: 0xa8, A: 0xff}
+	bc.LineStyle.Width = 0
+	p.Add(bc)
 
-	xys := make(plotter.XYs, len(vals))
-	for i, v := range vals {
-		xys[i] = plotter.XY{X: float64(i), Y: v}
+	if withSpread {
+		xys := make(plotter.XYs, len(vals))
+		for i, v := range vals {
+			xys[i] = plotter.XY{X: float64(i), Y: v}
+		}
+		eb, err := plotter.NewYErrorBars(minMaxErrors{XYs: xys, spreads: spreads})
+		if err != nil {
+			return err
+		}
+		p.Add(eb)
 	}
-	eb, err := plotter.NewYErrorBars(minMaxErrors{XYs: xys, spreads: spreads})
-	if err != nil {
-		return err
-	}
-	p.Add(eb)
 
-	// The median above each bar, and room for it and the error bars.
+	// The value above each bar, and room for it and the error bars.
 	top := 0.0
 	labels := make([]string, len(vals))
 	for i, v := range vals {
-		labels[i] = fmt.Sprintf("%.0f", v)
+		labels[i] = label(v)
 		top = math.Max(top, spreads[i].Max)
 	}
 	p.Y.Max = top * 1.15

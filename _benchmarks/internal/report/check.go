@@ -1,6 +1,7 @@
 // Structural checks of a written report, used by the tests and by
 // `bench check`: every table row has as many cells as its header, every
 // comparison has a section, every referenced chart exists and decodes as PNG.
+// Throughput and instructions reports are told apart by results.json.
 package report
 
 import (
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -64,10 +66,17 @@ func CheckMarkdown(md string, res *Results) error {
 	if len(tables) != len(res.Comparisons) {
 		return fmt.Errorf("report: RESULTS.md has %d tables, want one per comparison (%d)", len(tables), len(res.Comparisons))
 	}
+	instructions := res.Measures(MeasureInstructions)
 	for i, c := range res.Comparisons {
 		t := tables[i]
 		if !strings.Contains(t.heading, c.Name) || !strings.Contains(t.heading, c.Path) {
 			return fmt.Errorf("report: table %d is under %q, want comparison %s", i, t.heading, c.Key())
+		}
+		if instructions {
+			if err := checkInstructionsTable(t, &c); err != nil {
+				return err
+			}
+			continue
 		}
 		if len(t.header) != len(tableHeader) {
 			return fmt.Errorf("report: %s: header has %d cells, want %d", c.Key(), len(t.header), len(tableHeader))
@@ -96,6 +105,42 @@ func CheckMarkdown(md string, res *Results) error {
 				if !strings.HasSuffix(row[1], "/s") || row[2] == "–" || row[5] == "–" {
 					return fmt.Errorf("report: %s: measured app %s has no figures: %q", c.Key(), a.Name, row)
 				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkInstructionsTable checks the table of comparison c in an
+// instructions report: its header, a row per app, the reason of every app
+// not counted and a number for every app counted.
+func checkInstructionsTable(t mdTable, c *Comparison) error {
+	if len(t.header) != len(instructionsHeader) || t.header[1] != instructionsHeader[1] {
+		return fmt.Errorf("report: %s: header %q is not that of an instructions table", c.Key(), t.header)
+	}
+	if len(t.rows) != len(c.Apps) {
+		return fmt.Errorf("report: %s: %d rows, want one per app (%d)", c.Key(), len(t.rows), len(c.Apps))
+	}
+	for j, row := range t.rows {
+		a := c.Apps[j]
+		if len(row) != len(t.header) {
+			return fmt.Errorf("report: %s: row %q has %d cells, want %d", c.Key(), a.Name, len(row), len(t.header))
+		}
+		if row[0] != a.Name {
+			return fmt.Errorf("report: %s: row %d is %q, want %q", c.Key(), j, row[0], a.Name)
+		}
+		switch {
+		case a.Skipped != "":
+			if !strings.HasPrefix(row[1], "not measured: ") {
+				return fmt.Errorf("report: %s: app %s not counted shows %q", c.Key(), a.Name, row[1])
+			}
+		case a.Failed != "":
+			if !strings.HasPrefix(row[1], "failed: ") {
+				return fmt.Errorf("report: %s: failed app %s shows %q", c.Key(), a.Name, row[1])
+			}
+		case a.InstructionsMeasured():
+			if n, err := strconv.ParseFloat(row[1], 64); err != nil || n <= 0 || row[2] == "–" {
+				return fmt.Errorf("report: %s: counted app %s has no figures: %q", c.Key(), a.Name, row)
 			}
 		}
 	}

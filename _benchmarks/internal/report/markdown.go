@@ -1,4 +1,5 @@
-// RESULTS.md writer: per comparison the table of the original article (Name,
+// RESULTS.md writer of a throughput report (instructions.go writes that of
+// an instructions report): per comparison the table of the original article (Name,
 // Throughput, Reqs/sec, Latency, Time To Complete, Total Requests) extended
 // with p99 latency, peak RSS, CPU time, lines of code and the baseline's
 // per-round ratio to the row, followed by the bar chart. Skipped and failed
@@ -24,6 +25,12 @@ var tableHeader = []string{
 // entry get no image.
 func WriteMarkdown(w io.Writer, res *Results, chartFile map[string]string) error {
 	var b strings.Builder
+	if res.Measures(MeasureInstructions) {
+		writeInstructionsMarkdown(&b, res, chartFile)
+		writeFailures(&b, res)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	b.WriteString("# Vireo benchmark results\n\n")
 	fmt.Fprintf(&b, "Measured from %s to %s with:\n\n", res.StartedAt.UTC().Format(time.RFC3339), res.FinishedAt.UTC().Format(time.RFC3339))
 	fmt.Fprintf(&b, "```sh\n%s\n```\n\n", res.Command)
@@ -36,15 +43,19 @@ func WriteMarkdown(w io.Writer, res *Results, chartFile map[string]string) error
 	for i := range res.Comparisons {
 		writeComparison(&b, &res.Comparisons[i], chartFile[res.Comparisons[i].Key()])
 	}
+	writeFailures(&b, res)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeFailures(b *strings.Builder, res *Results) {
 	if len(res.Failures) > 0 {
 		b.WriteString("## Failures\n\n")
 		for _, f := range res.Failures {
-			fmt.Fprintf(&b, "- %s\n", oneLine(f))
+			fmt.Fprintf(b, "- %s\n", oneLine(f))
 		}
 		b.WriteString("\n")
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 func writeEnvironment(b *strings.Builder, res *Results) {

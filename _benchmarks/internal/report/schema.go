@@ -15,8 +15,22 @@ import (
 )
 
 // SchemaVersion names the layout of results.json; it changes when a field
-// changes meaning.
-const SchemaVersion = "vireo-bench/1"
+// changes meaning or is added. Version 2 added the instruction counts
+// (Settings.Measure and Instructions, Versions.Valgrind, App.Instructions);
+// a version 1 file is a throughput report without them and still reads.
+const SchemaVersion = "vireo-bench/2"
+
+// schemaV1 is the first layout, which ReadResults still accepts.
+const schemaV1 = "vireo-bench/1"
+
+// What a report measured (Settings.Measure).
+const (
+	// MeasureThroughput: bombardier runs, requests per second and latency
+	// (the default; version 1 files leave Measure empty).
+	MeasureThroughput = "throughput"
+	// MeasureInstructions: instructions per request counted by callgrind.
+	MeasureInstructions = "instructions"
+)
 
 // Results is the content of results.json.
 type Results struct {
@@ -34,8 +48,20 @@ type Results struct {
 	Failures []string `json:"failures,omitempty"`
 }
 
+// Measures reports whether res holds measurements of kind m
+// (MeasureThroughput or MeasureInstructions).
+func (res *Results) Measures(m string) bool {
+	if res.Settings.Measure == "" {
+		return m == MeasureThroughput
+	}
+	return res.Settings.Measure == m
+}
+
 // Settings are the flags and derived settings the run used.
 type Settings struct {
+	// Measure is MeasureThroughput or MeasureInstructions; empty in
+	// version 1 files, which are throughput reports.
+	Measure     string `json:"measure,omitempty"`
 	Mode        string `json:"mode"` // "interleaved" or "sequential"
 	Quick       bool   `json:"quick"`
 	Repeats     int    `json:"repeats"`
@@ -59,6 +85,25 @@ type Settings struct {
 	Constraint   *Limit   `json:"constraint,omitempty"`
 	BasePort     int      `json:"basePort"`
 	CookieMethod string   `json:"cookieMethod,omitempty"`
+	// Instructions describes how the instruction counts were taken, in an
+	// instructions report.
+	Instructions *InstructionSettings `json:"instructions,omitempty"`
+}
+
+// InstructionSettings describe an instructions run: each Go app runs under
+// Command (valgrind's callgrind tool) pinned to the server CPUs, is verified,
+// gets WarmupRequests requests, is dumped (callgrind_control -d, which also
+// zeroes callgrind's counters), gets Requests requests over Connections
+// connections and is dumped again; the second dump's instructions divided by
+// the requests is the figure.
+type InstructionSettings struct {
+	Command        string `json:"command"` // valgrind and its options, before the app
+	Env            string `json:"env"`     // added to the app's environment (GODEBUG=asyncpreemptoff=1)
+	Requests       int64  `json:"requests"`
+	Connections    int    `json:"connections"`
+	WarmupRequests int64  `json:"warmupRequests"`
+	// Counted says what the figure includes and what it leaves out.
+	Counted string `json:"counted"`
 }
 
 // Limit describes the CPU and memory limit of the constrained profile and
@@ -91,6 +136,7 @@ type Versions struct {
 	Npm        string `json:"npm"`
 	Express    string `json:"express"`
 	Bombardier string `json:"bombardier"`
+	Valgrind   string `json:"valgrind,omitempty"` // instructions reports
 }
 
 // Comparison is one comparison (simple, mvc, templates, sessions) and the
@@ -135,11 +181,49 @@ type App struct {
 	BuildSeconds float64           `json:"buildSeconds,omitempty"`
 	Runs         []Run             `json:"runs,omitempty"`
 	Summary      *Summary          `json:"summary,omitempty"`
+	// Instructions is the app's instruction count in an instructions
+	// report.
+	Instructions *Instructions `json:"instructions,omitempty"`
 }
 
 // Measured reports whether the app has runs and was neither skipped nor failed.
 func (a *App) Measured() bool {
 	return a.Skipped == "" && a.Failed == "" && len(a.Runs) > 0
+}
+
+// InstructionsMeasured reports whether the app has an instruction count and
+// was neither skipped nor failed.
+func (a *App) InstructionsMeasured() bool {
+	return a.Skipped == "" && a.Failed == "" && a.Instructions != nil && a.Instructions.Requests > 0
+}
+
+// Instructions is what callgrind counted for one app: the user-space
+// instructions of the app's process (its code, the Go runtime, net/http)
+// while it served Requests requests, after its warm-up. Kernel work (the
+// network stack, system calls) and other processes (a Redis server, the
+// load generator) are not in it.
+type Instructions struct {
+	// Requests is the number of requests bombardier completed in the
+	// measured window, all answered with a 2xx status.
+	Requests int64 `json:"requests"`
+	// Total is the instructions (callgrind's Ir) executed in the window.
+	Total int64 `json:"total"`
+	// PerRequest is Total divided by Requests.
+	PerRequest float64 `json:"perRequest"`
+	// StartupAndWarmup is the instructions from the program's start to the
+	// end of the warm-up (the first dump), for reference.
+	StartupAndWarmup int64 `json:"startupAndWarmup"`
+	// Method is how the window was derived from the two dumps: "reset"
+	// (the second dump holds only the window, callgrind zeroing its
+	// counters on each dump) or "difference" (second minus first).
+	Method string `json:"method"`
+	// DumpFile is the window's callgrind output file, relative to the
+	// report directory (for callgrind_annotate).
+	DumpFile string `json:"dumpFile,omitempty"`
+	// RatioToBaseline is PerRequest divided by the baseline's (above 1: the
+	// app executes more instructions per request than the baseline); nil
+	// when the baseline has no count.
+	RatioToBaseline *float64 `json:"ratioToBaseline,omitempty"`
 }
 
 // Run is one measured bombardier run against one app.

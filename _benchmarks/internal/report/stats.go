@@ -73,8 +73,10 @@ func medianOf(runs []Run, f func(*Run) float64) float64 {
 }
 
 // Summarize fills the Summary of every measured app of c from its raw runs,
-// including the per-round ratios to c.Baseline when the baseline was measured.
+// including the per-round ratios to c.Baseline when the baseline was measured,
+// and the ratio of every instruction count to the baseline's.
 func Summarize(c *Comparison) {
+	summarizeInstructions(c)
 	var base *App
 	for i := range c.Apps {
 		if c.Apps[i].Name == c.Baseline && c.Apps[i].Measured() {
@@ -134,4 +136,28 @@ func summarizeApp(runs []Run) *Summary {
 		s.CPUMicrosPerRequest = cpu / reqs * 1e6
 	}
 	return s
+}
+
+// summarizeInstructions sets the ratio of each counted app's instructions
+// per request to the baseline's. Instruction counts do not drift with the
+// machine, so one count per app suffices and the ratio needs no pairing by
+// round.
+func summarizeInstructions(c *Comparison) {
+	var base *Instructions
+	for i := range c.Apps {
+		if c.Apps[i].Name == c.Baseline && c.Apps[i].InstructionsMeasured() {
+			base = c.Apps[i].Instructions
+		}
+	}
+	for i := range c.Apps {
+		a := &c.Apps[i]
+		if a.Instructions == nil {
+			continue
+		}
+		a.Instructions.RatioToBaseline = nil
+		if base != nil && base.PerRequest > 0 && a.InstructionsMeasured() {
+			r := a.Instructions.PerRequest / base.PerRequest
+			a.Instructions.RatioToBaseline = &r
+		}
+	}
 }

@@ -1,5 +1,6 @@
 // Writing a run's report directory: results.json, one chart per comparison
-// with measured apps, and RESULTS.md referencing those charts.
+// with measured apps (requests per second, or instructions per request in an
+// instructions report), and RESULTS.md referencing those charts.
 package report
 
 import (
@@ -42,9 +43,12 @@ func WriteDir(dir string, res *Results) (Files, error) {
 	charts := make(map[string]string)
 	for i := range res.Comparisons {
 		c := &res.Comparisons[i]
-		name := c.Key() + ".png"
+		name, draw := c.Key()+".png", WriteChart
+		if res.Measures(MeasureInstructions) {
+			name, draw = c.Key()+"-instructions.png", WriteInstructionsChart
+		}
 		path := filepath.Join(dir, name)
-		err := WriteChart(c, path)
+		err := draw(c, path)
 		if errors.Is(err, ErrNoData) {
 			continue
 		}
@@ -73,8 +77,8 @@ func ReadResults(path string) (*Results, error) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		return nil, fmt.Errorf("report: %s: %w", path, err)
 	}
-	if res.Schema != SchemaVersion {
-		return nil, fmt.Errorf("report: %s: schema %q, want %q", path, res.Schema, SchemaVersion)
+	if res.Schema != SchemaVersion && res.Schema != schemaV1 {
+		return nil, fmt.Errorf("report: %s: schema %q, want %q (or %q)", path, res.Schema, SchemaVersion, schemaV1)
 	}
 	return &res, nil
 }
