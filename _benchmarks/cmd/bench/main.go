@@ -7,7 +7,12 @@
 //	cd _benchmarks
 //	go run ./cmd/bench [flags] [simple] [mvc] [templates] [sessions] [sessions-redis]
 //	go run ./cmd/bench verify [flags] [comparisons...]
+//	go run ./cmd/bench instructions [flags] [comparisons...]
 //	go run ./cmd/bench check results/<timestamp>
+//
+// `instructions` counts the instructions per request of every Go app under
+// valgrind's callgrind instead of measuring requests per second, and writes
+// results/<timestamp>-instructions/.
 //
 // Ctrl+C stops every process the run started, paused ones included.
 package main
@@ -42,7 +47,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 
 	sub := "run"
-	if len(args) > 0 && (args[0] == "verify" || args[0] == "check" || args[0] == "run") {
+	if len(args) > 0 && (args[0] == "verify" || args[0] == "check" || args[0] == "run" || args[0] == "instructions") {
 		sub, args = args[0], args[1:]
 	}
 	if sub == "check" {
@@ -57,12 +62,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Profile, "profile", runner.ProfileDefault, "default, or constrained: limit the server's CPU and memory (-cpu-quota, -memory-max)")
 	fs.BoolVar(&cfg.Quick, "quick", false, "quick mode: 2s timed runs, 1 repeat, short warm-up (flags given explicitly still win)")
 	fs.IntVar(&cfg.Repeats, "repeats", 0, "measured runs per app; the median is reported (default 3, quick 1)")
-	fs.IntVar(&cfg.Connections, "c", 0, "bombardier connections (default: the comparison's, 125)")
-	fs.Int64Var(&cfg.Requests, "n", 0, "requests per run (default: the comparison's, as in the original article)")
+	fs.IntVar(&cfg.Connections, "c", 0, "bombardier connections (default: the comparison's, 125; instructions: 8)")
+	fs.Int64Var(&cfg.Requests, "n", 0, "requests per run (default: the comparison's, as in the original article; instructions: 20000, quick 2000)")
+	fs.Int64Var(&cfg.WarmupRequests, "warmup-requests", 0, "instructions: requests before the counted ones (default 500, quick 200)")
 	fs.DurationVar(&cfg.Duration, "d", 0, "timed runs of this duration instead of a request count")
 	fs.DurationVar(&cfg.Warmup, "warmup", 0, "load after an app started, before its first run (default 5s, quick 1s; bombardier's minimum is 1s)")
 	fs.DurationVar(&cfg.Rewarm, "rewarm", 0, "interleaved mode: load after resuming an app, before each run (default 1s)")
-	fs.DurationVar(&cfg.Timeout, "timeout", 0, "bombardier per-request timeout (default 2s)")
+	fs.DurationVar(&cfg.Timeout, "timeout", 0, "bombardier per-request timeout (default 2s; instructions: 30s)")
 	fs.DurationVar(&cfg.StartTimeout, "start-timeout", 0, "wait for an app's readiness lines at most this long (default 60s)")
 	fs.StringVar(&cfg.ServerCPUs, "server-cpus", "", "CPUs of the servers, taskset syntax (default: first half; on 2 cores: 0)")
 	fs.StringVar(&cfg.LoadCPUs, "load-cpus", "", "CPUs of bombardier, disjoint from -server-cpus (default: second half; on 2 cores: 1)")
@@ -75,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.BasePort, "port", 5000, "port of a comparison's first app, the others follow; 0 picks free ports")
 	fs.StringVar(&out, "out", "", "report directory (default: results/<UTC timestamp>, with -quick results/<timestamp>-quick)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: go run ./cmd/bench [verify] [flags] [%s]\n       go run ./cmd/bench check <results dir>\n", strings.Join(runner.Comparisons, "] ["))
+		fmt.Fprintf(stderr, "usage: go run ./cmd/bench [verify|instructions] [flags] [%s]\n       go run ./cmd/bench check <results dir>\n", strings.Join(runner.Comparisons, "] ["))
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -105,6 +111,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if out == "" {
 		out = filepath.Join("results", time.Now().UTC().Format("2006-01-02T15-04-05Z"))
+		if sub == "instructions" {
+			out += "-instructions"
+		}
 		if cfg.Quick {
 			out += "-quick"
 		}
@@ -113,7 +122,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		out = filepath.Join(root, out)
 	}
 	cfg.OutDir = out
-	_, files, err := runner.Run(ctx, cfg)
+	measure := runner.Run
+	if sub == "instructions" {
+		measure = runner.Instructions
+	}
+	_, files, err := measure(ctx, cfg)
 	if files.Markdown != "" {
 		fmt.Fprintf(stdout, "\nresults.json: %s\nRESULTS.md:   %s\n", files.JSON, files.Markdown)
 	}

@@ -30,6 +30,10 @@ func TestUsageErrors(t *testing.T) {
 	if code := run([]string{"-mode", "parallel", "simple"}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "mode") {
 		t.Errorf("bad mode: code %d, stderr %q", code, errOut.String())
 	}
+	errOut.Reset()
+	if code := run([]string{"instructions", "-d", "10s", "simple"}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "not a duration") {
+		t.Errorf("instructions -d: code %d, stderr %q", code, errOut.String())
+	}
 }
 
 func TestParseBytes(t *testing.T) {

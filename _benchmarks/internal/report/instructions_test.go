@@ -16,7 +16,7 @@ import (
 
 func sampleInstructions() *Results {
 	count := func(total, startup int64) *Instructions {
-		return &Instructions{Requests: 20000, Total: total, PerRequest: float64(total) / 20000, StartupAndWarmup: startup, Method: "reset"}
+		return &Instructions{Requests: 20000, Total: total, PerRequest: float64(total) / 20000, StartupAndWarmup: startup}
 	}
 	return &Results{
 		StartedAt:  time.Unix(1700000000, 0).UTC(),

@@ -213,10 +213,6 @@ type Instructions struct {
 	// StartupAndWarmup is the instructions from the program's start to the
 	// end of the warm-up (the first dump), for reference.
 	StartupAndWarmup int64 `json:"startupAndWarmup"`
-	// Method is how the window was derived from the two dumps: "reset"
-	// (the second dump holds only the window, callgrind zeroing its
-	// counters on each dump) or "difference" (second minus first).
-	Method string `json:"method"`
 	// DumpFile is the window's callgrind output file, relative to the
 	// report directory (for callgrind_annotate).
 	DumpFile string `json:"dumpFile,omitempty"`

@@ -29,8 +29,9 @@ type live struct {
 	redis   *benchtest.Redis
 }
 
-// runComparison runs one comparison and returns its report section.
-func (s *session) runComparison(ctx context.Context, p *planned) (report.Comparison, error) {
+// newComparison returns the report section of p with a row per app, each
+// skipped or failed app with its reason, no figures yet.
+func (s *session) newComparison(p *planned) report.Comparison {
 	c := report.Comparison{Name: p.name, Variant: p.variant, Method: p.ep.Method, Path: p.ep.Path,
 		Connections: p.connections, Requests: p.requests, Baseline: p.baseline}
 	if p.duration > 0 {
@@ -45,6 +46,12 @@ func (s *session) runComparison(ctx context.Context, p *planned) (report.Compari
 		c.Apps[i] = report.App{Name: name, Stack: a.stack, Skipped: s.skipped[name], Failed: s.failed[name],
 			LinesOfCode: s.loc[name], SourceFiles: s.files[name], Dependencies: a.deps, BuildSeconds: a.buildSeconds}
 	}
+	return c
+}
+
+// runComparison runs one comparison and returns its report section.
+func (s *session) runComparison(ctx context.Context, p *planned) (report.Comparison, error) {
+	c := s.newComparison(p)
 	s.logf("==== %s: %s %s, bombardier -c %d %s, %d run(s) per app, %s mode", p.key(), p.ep.Method, p.ep.Path,
 		p.connections, loadString(p), s.cfg.Repeats, s.cfg.Mode)
 

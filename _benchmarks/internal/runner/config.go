@@ -66,6 +66,9 @@ type Config struct {
 	// measured run; Rewarm the load before every run in interleaved
 	// mode, after the app was resumed.
 	Warmup, Rewarm time.Duration
+	// WarmupRequests is the number of requests an app gets before its
+	// instructions are counted (instructions runs only).
+	WarmupRequests int64
 	// Timeout is bombardier's per-request timeout (-t).
 	Timeout time.Duration
 	// StartTimeout bounds the wait for an app's readiness lines.

@@ -1,0 +1,467 @@
+// Instruction counting (`bench instructions`): the user-space instructions
+// each Go app executes per request, counted by valgrind's callgrind tool.
+// Unlike requests per second, the count does not depend on how fast or how
+// busy the machine is (CPU steal, frequency, other tenants), so its ratios
+// between apps stay stable on a noisy virtual machine.
+//
+// For each Go app of each comparison (both variants of the sessions
+// comparisons), one at a time:
+//
+//  1. start it as `taskset -c <server CPUs> valgrind --tool=callgrind
+//     --callgrind-out-file=<out>/callgrind/<comparison>-<app>.%p <app>` with
+//     GODEBUG=asyncpreemptoff=1 (callgrind aborts on the signals Go's
+//     asynchronous preemption sends);
+//  2. verify its response against expected/, as a throughput run does;
+//  3. send WarmupRequests requests with bombardier (connections opened,
+//     caches, pools and the heap grown), then `callgrind_control -d`: the
+//     dump holds start-up and warm-up and zeroes callgrind's counters;
+//  4. send Requests requests over Connections connections (every one must
+//     succeed), then `callgrind_control -d` again: this second dump holds
+//     exactly the measured window;
+//  5. stop it and divide the window's instructions by the requests.
+//
+// callgrind_control's exit status does not say whether the dump happened,
+// so each dump is awaited as a complete file, and callgrind.Window checks
+// from the dumps' basic-block ranges that the second follows the first.
+// Zeroing by a dump rather than with `callgrind_control -z` (which works as
+// well) keeps that check possible: after -z the next dump's range still
+// starts at 0. JIT runtimes (Node.js, .NET) are not counted: see jitReason.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/bombardier"
+	"github.com/vireo-go/vireo/_benchmarks/internal/callgrind"
+	"github.com/vireo-go/vireo/_benchmarks/internal/report"
+)
+
+// Defaults of an instructions run.
+const (
+	DefaultInstructionRequests    = 20000
+	DefaultInstructionConnections = 8
+	DefaultInstructionWarmup      = 500
+	// Quick instructions runs, for smoke tests.
+	quickInstructionRequests = 2000
+	quickInstructionWarmup   = 200
+	// instructionTimeout is bombardier's per-request timeout under
+	// valgrind, which slows an app down some fifty times.
+	instructionTimeout = 30 * time.Second
+	// dumpTimeout bounds the wait for a dump file.
+	dumpTimeout = 60 * time.Second
+)
+
+// goDebugEnv keeps Go's asynchronous preemption off: callgrind aborts on
+// the signals it sends.
+const goDebugEnv = "GODEBUG=asyncpreemptoff=1"
+
+// counted says what an instruction count includes, as the report states it.
+const counted = "user-space instructions (callgrind's Ir) of the app's process: its code, the framework, " +
+	"the Go runtime and garbage collector, net/http. Not counted: the kernel (network stack, system calls), " +
+	"bombardier, and for sessions-redis the redis-server, which runs natively next to the app " +
+	"(the app's Redis client is counted)"
+
+// jitReason is why the apps of a JIT runtime get no instruction count.
+// Their machine code is produced while they run, by compiler threads whose
+// work depends on timing (V8 and .NET tier hot code up on background
+// threads; .NET waits a fixed delay before it does), so the same load gives
+// different counts and the JIT's own work lands in the window; valgrind
+// serializes those threads and slows them fifty-fold, changing those
+// decisions again. CoreCLR is moreover not supported under valgrind.
+func jitReason(stack string) string {
+	what := "Node.js's V8"
+	if stack == StackDotnet {
+		what = ".NET's tiered JIT"
+	}
+	return "JIT runtimes under valgrind are not comparable (" + what +
+		" compiles on background threads as timing decides, so counts vary and include the compiler)"
+}
+
+// lookValgrind finds valgrind and callgrind_control; tests replace it to
+// play a machine without them.
+var lookValgrind = func() (valgrind, control string, err error) {
+	if valgrind, err = exec.LookPath("valgrind"); err != nil {
+		return "", "", errors.New("valgrind not found (Debian: apt-get install -y valgrind)")
+	}
+	if control, err = exec.LookPath("callgrind_control"); err != nil {
+		return "", "", errors.New("callgrind_control not found (it comes with valgrind; Debian: apt-get install -y valgrind)")
+	}
+	return valgrind, control, nil
+}
+
+// instructionDefaults fills the load of an instructions run.
+func (c *Config) instructionDefaults() {
+	if c.Requests == 0 {
+		c.Requests = DefaultInstructionRequests
+		if c.Quick {
+			c.Requests = quickInstructionRequests
+		}
+	}
+	if c.Connections == 0 {
+		c.Connections = DefaultInstructionConnections
+	}
+	if c.WarmupRequests == 0 {
+		c.WarmupRequests = DefaultInstructionWarmup
+		if c.Quick {
+			c.WarmupRequests = quickInstructionWarmup
+		}
+	}
+	if c.Timeout == 0 {
+		c.Timeout = instructionTimeout
+	}
+}
+
+// validateInstructions rejects the settings that make no sense for
+// instruction counts.
+func (c *Config) validateInstructions() error {
+	switch {
+	case c.Duration > 0:
+		return errors.New("runner: instructions are counted over a number of requests (-n), not a duration (-d)")
+	case c.Profile == ProfileConstrained:
+		return errors.New("runner: the constrained profile limits time and memory, which instruction counts do not depend on")
+	case c.Requests < 0 || c.WarmupRequests < 0:
+		return errors.New("runner: -n and -warmup-requests must not be negative")
+	}
+	return nil
+}
+
+// Instructions counts the instructions per request of every Go app of cfg's
+// comparisons and writes an instructions report into cfg.OutDir. Without
+// valgrind every app is reported as not measured, with the reason. The
+// returned error wraps ErrFailed when the report was written but some app
+// failed.
+func Instructions(ctx context.Context, cfg Config) (*report.Results, report.Files, error) {
+	var files report.Files
+	if err := cfg.validateInstructions(); err != nil {
+		return nil, files, err
+	}
+	cfg.instructionDefaults()
+	s, plan, err := newSession(&cfg)
+	if err != nil {
+		return nil, files, err
+	}
+	defer s.stopRedis() // after the apps, which StopAll stops first
+	defer s.group.StopAll()
+
+	res := &report.Results{StartedAt: time.Now().UTC(), Command: cfg.Command, Machine: machineInfo(), Versions: versions(ctx)}
+	s.pin = newPinning(cfg.ServerCPUs, cfg.LoadCPUs)
+	res.Settings = s.settings()
+	res.Settings.Measure = report.MeasureInstructions
+	res.Settings.Mode, res.Settings.Repeats = ModeSequential, 1
+	res.Settings.Warmup = fmt.Sprintf("%d requests", cfg.WarmupRequests)
+	if !s.pin.pinned() {
+		s.logf("WARNING: not pinning CPUs: %s", s.pin.note)
+	}
+
+	valgrind, control, vgErr := lookValgrind()
+	vgArgs := []string{valgrind, "--tool=callgrind"}
+	res.Settings.Instructions = &report.InstructionSettings{
+		Command: strings.Join(append(append(append([]string(nil), s.pin.server...), "valgrind", "--tool=callgrind"),
+			"--callgrind-out-file=callgrind/<comparison>-<app>.%p"), " "),
+		Env: goDebugEnv, Requests: cfg.Requests, Connections: cfg.Connections, WarmupRequests: cfg.WarmupRequests,
+		Counted: counted,
+	}
+	for name, a := range s.apps {
+		switch {
+		case a.stack == StackNode || a.stack == StackDotnet:
+			s.skipped[name] = jitReason(a.stack)
+		case vgErr != nil && s.skipped[name] == "":
+			s.skipped[name] = vgErr.Error()
+		}
+	}
+	if vgErr != nil {
+		s.logf("WARNING: %v: no app can be counted", vgErr)
+	} else {
+		res.Versions.Valgrind = strings.TrimPrefix(toolVersion(ctx, valgrind, "--version"), "valgrind-")
+	}
+
+	s.logDir = filepath.Join(cfg.OutDir, "logs")
+	dumpDir := filepath.Join(cfg.OutDir, "callgrind")
+	for _, d := range []string{s.logDir, dumpDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, files, err
+		}
+	}
+	s.logf("build  bombardier (%s, pinned by go.sum)", bombardierPackage)
+	bin, version, err := buildBombardier(ctx, cfg.Root)
+	if err != nil {
+		return nil, files, err
+	}
+	res.Versions.Bombardier = version
+	s.load = &loader{bin: bin, prefix: s.pin.load}
+	if err := s.buildApps(ctx, plan); err != nil {
+		return nil, files, err
+	}
+	if err := s.pin.pinSelf(ctx, cfg.LoadCPUs); err != nil {
+		s.logf("WARNING: %v", err)
+	}
+
+	cg := &counter{s: s, valgrind: vgArgs, control: control, dir: dumpDir, outDir: cfg.OutDir}
+	for i := range plan {
+		p := &plan[i]
+		c := s.newComparison(p)
+		s.logf("==== %s: %s %s, instructions over bombardier -c %d -n %d after %d warm-up requests", p.key(), p.ep.Method, p.ep.Path,
+			p.connections, p.requests, cfg.WarmupRequests)
+		ports, err := s.ports(len(p.apps))
+		if err != nil {
+			return nil, files, err
+		}
+		for j := range c.Apps {
+			row := &c.Apps[j]
+			if row.Skipped != "" || row.Failed != "" {
+				continue
+			}
+			if err := cg.count(ctx, p, row, ports[j]); err != nil {
+				return nil, files, err
+			}
+		}
+		res.Comparisons = append(res.Comparisons, c)
+	}
+	res.FinishedAt = time.Now().UTC()
+	res.Failures = s.failures
+	files, err = report.WriteDir(cfg.OutDir, res)
+	if err != nil {
+		return res, files, err
+	}
+	s.printInstructions(res)
+	s.logf("report %s", files.Markdown)
+	if len(s.failures) > 0 {
+		return res, files, fmt.Errorf("%w: %d failure(s):\n  %s", ErrFailed, len(s.failures), strings.Join(s.failures, "\n  "))
+	}
+	return res, files, nil
+}
+
+// counter counts the instructions of one app after the other.
+type counter struct {
+	s        *session
+	valgrind []string // valgrind and --tool=callgrind
+	control  string   // callgrind_control
+	dir      string   // the dump files
+	outDir   string   // the report directory, which DumpFile is relative to
+}
+
+// count measures row's app for comparison p on port and sets
+// row.Instructions, or excludes the app with the reason. The error is only
+// for cancellation and for what ends the whole run.
+func (cg *counter) count(ctx context.Context, p *planned, row *report.App, port int) error {
+	s := cg.s
+	lv := &live{app: s.apps[row.Name], row: row}
+	if err := portFree(port); err != nil {
+		s.excluded(lv, fmt.Sprintf("port %d is in use", port), err.Error())
+		return nil
+	}
+	env := append(append([]string(nil), lv.app.env...), goDebugEnv)
+	if p.ep.Redis {
+		r, addr, err := s.startRedis(ctx, p.key(), lv.app.name)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.excluded(lv, "redis-server did not start", err.Error())
+			return nil
+		}
+		lv.redis = r
+		row.Dependencies = recordRedisVersion(row.Dependencies, s.redisVersion)
+		env = append(env, addr)
+	}
+	base := filepath.Join(cg.dir, p.key()+"-"+lv.app.name)
+	argv := append(append([]string(nil), s.pin.server...), cg.valgrind...)
+	argv = append(append(argv, "--callgrind-out-file="+base+".%p"), lv.app.argv...)
+	logFile, err := os.Create(filepath.Join(s.logDir, p.key()+"-"+lv.app.name+".log"))
+	if err != nil {
+		return err
+	}
+	s.logf("start  %-24s under callgrind on :%d", lv.app.name, port)
+	// Start closes the log once the process has exited.
+	proc, err := s.group.Start(ctx, ProcSpec{Name: lv.app.name, Argv: argv, Env: env, Dir: lv.app.dir, Port: port, Log: logFile}, s.cfg.StartTimeout)
+	if err != nil {
+		logFile.Close()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.excluded(lv, "did not start under callgrind", err.Error())
+		return nil
+	}
+	lv.proc = proc
+	pid := proc.Pid()
+	defer cg.cleanUp(base, pid)
+
+	headers, err := s.verify(proc.URL(), p)
+	if err != nil {
+		s.excluded(lv, "verify: response differs from expected/"+p.ep.BodyFile, err.Error())
+		return nil
+	}
+	lv.headers = headers
+	s.logf("verify %-24s ok", lv.app.name)
+
+	if _, err := cg.load(ctx, p, lv, s.cfg.WarmupRequests); err != nil {
+		return cg.failed(ctx, lv, "warm-up failed", err)
+	}
+	first, err := cg.dump(ctx, lv, base, 1)
+	if err != nil {
+		return cg.failed(ctx, lv, "callgrind dump after the warm-up failed", err)
+	}
+	rep, err := cg.load(ctx, p, lv, p.requests)
+	if err != nil {
+		return cg.failed(ctx, lv, "measured requests failed", err)
+	}
+	second, err := cg.dump(ctx, lv, base, 2)
+	if err != nil {
+		return cg.failed(ctx, lv, "callgrind dump after the measured requests failed", err)
+	}
+	s.group.Remove(proc)
+	lv.proc = nil
+	s.stopRedisOf(lv)
+
+	total, err := callgrind.Window(first, second)
+	if err != nil {
+		return cg.failed(ctx, lv, "reading the callgrind dumps", err)
+	}
+	requests := rep.Result.TotalRequests()
+	per, err := callgrind.PerRequest(total, requests)
+	if err != nil {
+		return cg.failed(ctx, lv, "no requests in the window", err)
+	}
+	startup, _ := first.Instructions()
+	in := &report.Instructions{Requests: requests, Total: total, PerRequest: per, StartupAndWarmup: startup}
+	// Keep the window's dump for callgrind_annotate.
+	kept := base + ".callgrind.out"
+	if err := os.Rename(dumpPath(base, pid, 2), kept); err == nil {
+		if rel, err := filepath.Rel(cg.outDir, kept); err == nil {
+			in.DumpFile = rel
+		}
+	}
+	row.Instructions = in
+	s.logf("count  %-24s %8.0f instructions/request (%s over %d requests; start-up + warm-up %s)",
+		lv.app.name, per, countString(total), requests, countString(startup))
+	return nil
+}
+
+// failed excludes lv for reason unless the run was cancelled.
+func (cg *counter) failed(ctx context.Context, lv *live, reason string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	detail := err.Error()
+	if lv.proc != nil {
+		detail += "\n" + lv.proc.Output()
+	}
+	cg.s.excluded(lv, reason, detail)
+	return nil
+}
+
+// load sends n requests to lv and returns bombardier's report; any request
+// that did not succeed is an error, since a failed request costs a
+// different number of instructions than a served one.
+func (cg *counter) load(ctx context.Context, p *planned, lv *live, n int64) (*bombardier.Report, error) {
+	if n <= 0 {
+		return &bombardier.Report{}, nil
+	}
+	opts := bombardier.Options{URL: lv.proc.URL() + p.ep.Path, Connections: p.connections, Requests: n,
+		Timeout: cg.s.cfg.Timeout, Headers: lv.headers}
+	rep, err := cg.s.load.run(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if exited, werr := lv.proc.Exited(); exited {
+		return nil, fmt.Errorf("%s exited (%v)", lv.app.name, werr)
+	}
+	r := &rep.Result
+	if r.Req2xx != n || r.NonSuccess() != 0 || r.ErrorTotal() != 0 {
+		return nil, fmt.Errorf("%d of %d requests answered 2xx, %d non-2xx, %d errors %v", r.Req2xx, n, r.NonSuccess(), r.ErrorTotal(), r.Errors)
+	}
+	return rep, nil
+}
+
+// dumpPath is the n-th dump file of process pid; callgrind appends ".<n>"
+// to the --callgrind-out-file name (in which %p became the pid) for each
+// dump requested while the program runs.
+func dumpPath(base string, pid, n int) string {
+	return fmt.Sprintf("%s.%d.%d", base, pid, n)
+}
+
+// dump asks callgrind to dump lv's counters (which also zeroes them) and
+// returns the n-th dump file once it is complete.
+func (cg *counter) dump(ctx context.Context, lv *live, base string, n int) (*callgrind.File, error) {
+	pid := lv.proc.Pid()
+	path := dumpPath(base, pid, n)
+	dctx, cancel := context.WithTimeout(ctx, dumpTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(dctx, cg.control, "-d", strconv.Itoa(pid))
+	setGroup(cmd)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("callgrind_control -d %d: %w\n%s", pid, err, tail(string(out), 2000))
+	}
+	// callgrind_control exits 0 even when it found no such process: the
+	// complete dump file is the proof.
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		f, perr := callgrind.ParseFile(path)
+		if perr == nil && f.Complete() {
+			return f, nil
+		}
+		if exited, werr := lv.proc.Exited(); exited {
+			return nil, fmt.Errorf("%s exited (%v)", lv.app.name, werr)
+		}
+		select {
+		case <-dctx.Done():
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("no complete %s within %v (%v); callgrind_control said:\n%s", filepath.Base(path), dumpTimeout, perr, tail(string(out), 2000))
+		case <-tick.C:
+		}
+	}
+}
+
+// cleanUp removes the dumps of process pid that are not kept: the start-up
+// and warm-up dump, the one written when the process ended, and any left by
+// a failure.
+func (cg *counter) cleanUp(base string, pid int) {
+	files, _ := filepath.Glob(fmt.Sprintf("%s.%d.*", base, pid))
+	for _, f := range append(files, fmt.Sprintf("%s.%d", base, pid)) {
+		os.Remove(f)
+	}
+}
+
+// printInstructions prints each comparison's counts and ratios, the gist of
+// RESULTS.md, at the end of the progress output.
+func (s *session) printInstructions(res *report.Results) {
+	for _, c := range res.Comparisons {
+		s.logf("---- %s (baseline %s), instructions per request", c.Key(), c.Baseline)
+		for _, a := range c.Apps {
+			switch {
+			case a.Skipped != "":
+				s.logf("     %-24s not measured: %s", a.Name, a.Skipped)
+			case a.Failed != "":
+				s.logf("     %-24s FAILED: %s", a.Name, a.Failed)
+			case a.InstructionsMeasured():
+				ratio := "no baseline count"
+				if a.Name == c.Baseline {
+					ratio = "baseline"
+				} else if r := a.Instructions.RatioToBaseline; r != nil {
+					ratio = fmt.Sprintf("row ÷ %s %.3f", c.Baseline, *r)
+				}
+				s.logf("     %-24s %8.0f  %s", a.Name, a.Instructions.PerRequest, ratio)
+			}
+		}
+	}
+}
+
+// countString formats an instruction count in millions.
+func countString(n int64) string {
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
