@@ -194,3 +194,39 @@ func commandsMentioning(s string) []string {
 	}
 	return out
 }
+
+// TestInstructionsCancelled cancels a count while its app is under load:
+// the app under valgrind must not outlive the run.
+func TestInstructionsCancelled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end run skipped with -short")
+	}
+	if _, _, err := lookValgrind(); err != nil {
+		t.Skipf("%v: instructions cannot be counted here", err)
+	}
+	root, apps, _ := simpleApps(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	log := &testLog{t: t, onLine: func(line string) {
+		if strings.Contains(line, "verify ") && strings.HasSuffix(line, " ok") {
+			time.AfterFunc(300*time.Millisecond, cancel)
+		}
+	}}
+	cfg := Config{Root: root, OutDir: t.TempDir(), Comparisons: []string{"simple"}, Apps: apps[:1],
+		Requests: 100000, WarmupRequests: 100000, Log: log}
+	if _, _, err := Instructions(ctx, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Instructions = %v, want context.Canceled", err)
+	}
+	bin := filepath.Join(root, "bin") + string(filepath.Separator)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		left := commandsMentioning(bin)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still running after the cancelled count: %v", left)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
