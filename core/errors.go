@@ -92,8 +92,8 @@ func defaultErrorHandler(c *Context) {
 		body += ": " + msg
 	}
 	h := c.out.Header()
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	h.Set("X-Content-Type-Options", "nosniff")
+	h["Content-Type"] = textPlainUTF8
+	h["X-Content-Type-Options"] = nosniff
 	c.WriteString(body)
 }
 

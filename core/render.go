@@ -23,6 +23,7 @@ var (
 	textHTMLUTF8  = []string{"text/html; charset=utf-8"}
 	jsonUTF8      = []string{"application/json; charset=utf-8"}
 	xmlUTF8       = []string{"application/xml; charset=utf-8"}
+	nosniff       = []string{"nosniff"}
 )
 
 func (c *Context) setContentTypeIfUnset(ct []string) {
