@@ -56,6 +56,12 @@ if [ -d _examples/sessions-redis ]; then
 fi
 
 step "benchmark suite: apps, runner, quick runs"
+if ! have dotnet; then
+	echo "SKIP: dotnet not found: the ASP.NET Core apps are not built or checked (TestDotnetApps skips; the runner reports them as skipped)"
+fi
+if ! have valgrind; then
+	echo "SKIP: valgrind not found: the callgrind tests of the runner skip"
+fi
 (cd _benchmarks && go vet ./... && go test -count=1 -timeout 30m ./...)
 
 step "browser test of mvc-todo (headless chromium)"
