@@ -37,7 +37,6 @@ type Route struct {
 	handlers  []Handler
 	chain     []Handler // middleware + handlers, assembled by Build
 	maxParams int
-	wildcard  bool // the pattern ends in a wildcard
 	err       error
 }
 
@@ -222,7 +221,6 @@ func (app *Application) addRoute(rt *Route) error {
 	for _, tk := range tokens {
 		if tk.param {
 			rt.maxParams++
-			rt.wildcard = tk.typ == typePath
 		}
 	}
 	root := app.tree(rt.Method, true)

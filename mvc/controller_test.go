@@ -99,7 +99,7 @@ func (c *hooksController) PostBy(id int) {
 }
 
 // singletonHooks has hooks but no per-request field.
-type singletonHooks struct{ mu sync.Mutex }
+type singletonHooks struct{}
 
 func (c *singletonHooks) BeginRequest(ctx *core.Context) { ctx.SetHeader("X-Begin", "1") }
 func (c *singletonHooks) EndRequest(ctx *core.Context)   { ctx.WriteString(" end") }

@@ -58,8 +58,8 @@ func TestMiddleware(t *testing.T) {
 		{name: "authenticated", path: "/admin", user: "ann", password: "s3cret", wantStatus: 200,
 			wantBody: "welcome to the admin area, ann"},
 		{name: "panic recovered into the 500 page", path: "/panic", requestID: "req-9", wantStatus: 500,
-			wantBody: "logged with request ID req-9", wantNotInBody: "nil map",
-			wantLog: []string{"vireo: panic recovered", "assignment to entry in nil map"}},
+			wantBody: "logged with request ID req-9", wantNotInBody: "hunter2",
+			wantLog: []string{"vireo: panic recovered", "database connection lost", "path=/panic status=500"}},
 		{name: "still serving after the panic", path: "/", wantStatus: 200, wantBody: "hello"},
 	}
 	for _, tt := range tests {

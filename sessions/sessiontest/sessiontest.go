@@ -290,7 +290,7 @@ func testConcurrent(t *testing.T, h Harness) {
 				}
 				got, err := db.Load(ctx, id)
 				if err != nil || got == nil {
-					errs <- fmt.Errorf("Load after Save: %v, %v", got, err)
+					errs <- fmt.Errorf("load after save: %v, %v", got, err)
 					return
 				}
 				if v := got.Snapshot().Values; len(v) != 2 || !sameValue(v[0].Value, g) || !sameValue(v[1].Value, i) {

@@ -130,7 +130,7 @@ func Parse(r io.Reader) (*File, error) {
 		}
 		if !hasTotals {
 			if summary == nil {
-				return fmt.Errorf("callgrind: part %d has neither totals: nor summary:", cur.Number)
+				return fmt.Errorf("callgrind: part %d has neither a totals nor a summary line", cur.Number)
 			}
 			cur.Totals, cur.FromSummary = summary, true
 		}
