@@ -1,0 +1,83 @@
+// Request paths.
+//
+// Dispatch matches the decoded path, or the escaped one when the request
+// escaped a character that matters to routing (a %2F must stay inside its
+// segment). A path with empty, "." or ".." segments is never served as is:
+// patterns cannot contain such segments and the tree refuses to let a
+// parameter capture one, so only a path that matched nothing needs the
+// full cleanliness scan, and an unclean one is redirected to its clean form.
+
+package core
+
+import (
+	"net/url"
+	"path"
+)
+
+// matchPath returns the path dispatch matches: the decoded path, or the
+// escaped one when the request escaped a character that matters to routing
+// (such as %2F), so that it stays inside its segment.
+func matchPath(u *url.URL) (p string, escaped bool) {
+	if u.RawPath != "" {
+		if ep := u.EscapedPath(); ep == u.RawPath {
+			return ep, true
+		}
+	}
+	return u.Path, false
+}
+
+// location turns p, a path in the form matchPath gave for u, into a
+// Location header value.
+func location(u *url.URL, p string) string {
+	if _, escaped := matchPath(u); escaped {
+		return p
+	}
+	return escapePath(p)
+}
+
+func escapePath(p string) string { return (&url.URL{Path: p}).EscapedPath() }
+
+// isCleanPath reports whether p has no empty, "." or ".." segments (a
+// trailing slash is allowed), without allocating.
+func isCleanPath(p string) bool {
+	return p != "" && p[0] == '/' && isCleanTail(p[1:])
+}
+
+// isCleanTail reports whether s, a path that follows a slash, has no empty,
+// "." or ".." segments, a trailing slash allowed. Only a segment starting
+// with a slash or a dot needs a closer look.
+func isCleanTail(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i-1] != '/' {
+			continue
+		}
+		switch s[i] {
+		case '/':
+			return false
+		case '.':
+			rest := s[i:]
+			if len(rest) == 1 || rest[1] == '/' {
+				return false
+			}
+			if rest[1] == '.' && (len(rest) == 2 || rest[2] == '/') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cleanPath is path.Clean that keeps a trailing slash.
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	cp := path.Clean(p)
+	if p[len(p)-1] == '/' && cp != "/" {
+		cp += "/"
+	}
+	return cp
+}
