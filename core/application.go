@@ -25,7 +25,7 @@ import (
 	"net/url"
 	"os"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -351,20 +351,11 @@ func (app *Application) allowed(c *Context, p string) string {
 	if len(methods) == 0 {
 		return ""
 	}
-	if app.tree(http.MethodOptions, false) == nil || !contains(methods, http.MethodOptions) {
+	if !slices.Contains(methods, http.MethodOptions) {
 		methods = append(methods, http.MethodOptions)
 	}
-	sort.Strings(methods)
+	slices.Sort(methods)
 	return strings.Join(methods, ", ")
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // redirect sends the client to target, an escaped path, keeping the query:

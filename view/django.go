@@ -162,12 +162,7 @@ func (e *DjangoEngine) ExecuteWriter(w io.Writer, name, layout string, data any)
 	if err != nil {
 		return err
 	}
-	switch layout {
-	case "":
-		layout = cfg.layout
-	case NoLayout:
-		layout = ""
-	}
+	layout = chooseLayout(layout, cfg.layout)
 	t := set.tpls[name]
 	if t == nil {
 		return fmt.Errorf("view: django: %q: %w", name, ErrNotFound)

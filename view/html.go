@@ -165,12 +165,7 @@ func (e *HTMLEngine) ExecuteWriter(w io.Writer, name, layout string, data any) (
 	if err != nil {
 		return err
 	}
-	switch layout {
-	case "":
-		layout = cfg.layout
-	case NoLayout:
-		layout = ""
-	}
+	layout = chooseLayout(layout, cfg.layout)
 	var t *template.Template
 	if layout == "" {
 		t = set.pages[name]

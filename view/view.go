@@ -130,6 +130,18 @@ var ErrNotFound = errors.New("view: template not found")
 // ErrNotLoaded is returned by ExecuteWriter when Load has not succeeded yet.
 var ErrNotLoaded = errors.New("view: engine not loaded (call Load or app.RegisterView first)")
 
+// chooseLayout resolves the layout argument of ExecuteWriter: "" selects the
+// engine's default layout, NoLayout none; the result is "" for no layout.
+func chooseLayout(layout, def string) string {
+	switch layout {
+	case "":
+		return def
+	case NoLayout:
+		return ""
+	}
+	return layout
+}
+
 // describe names a render in error messages: the template, and its layout
 // if it has one.
 func describe(name, layout string) string {

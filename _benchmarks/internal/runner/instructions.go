@@ -225,18 +225,7 @@ func Instructions(ctx context.Context, cfg Config) (*report.Results, report.File
 		}
 		res.Comparisons = append(res.Comparisons, c)
 	}
-	res.FinishedAt = time.Now().UTC()
-	res.Failures = s.failures
-	files, err = report.WriteDir(cfg.OutDir, res)
-	if err != nil {
-		return res, files, err
-	}
-	s.printInstructions(res)
-	s.logf("report %s", files.Markdown)
-	if len(s.failures) > 0 {
-		return res, files, fmt.Errorf("%w: %d failure(s):\n  %s", ErrFailed, len(s.failures), strings.Join(s.failures, "\n  "))
-	}
-	return res, files, nil
+	return s.finish(res, s.printInstructions)
 }
 
 // counter counts the instructions of one app after the other.

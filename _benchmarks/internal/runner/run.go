@@ -194,13 +194,19 @@ func Run(ctx context.Context, cfg Config) (*report.Results, report.Files, error)
 		}
 		res.Comparisons = append(res.Comparisons, c)
 	}
+	return s.finish(res, s.printSummary)
+}
+
+// finish writes the report of a run (throughput or instructions), prints
+// its summary and turns the failures recorded along the way into the error.
+func (s *session) finish(res *report.Results, printSummary func(*report.Results)) (*report.Results, report.Files, error) {
 	res.FinishedAt = time.Now().UTC()
 	res.Failures = s.failures
-	files, err = report.WriteDir(cfg.OutDir, res)
+	files, err := report.WriteDir(s.cfg.OutDir, res)
 	if err != nil {
 		return res, files, err
 	}
-	s.printSummary(res)
+	printSummary(res)
 	s.logf("report %s", files.Markdown)
 	if len(s.failures) > 0 {
 		return res, files, fmt.Errorf("%w: %d failure(s):\n  %s", ErrFailed, len(s.failures), strings.Join(s.failures, "\n  "))
