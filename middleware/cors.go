@@ -1,0 +1,368 @@
+// CORS: cross-origin resource sharing.
+//
+// The configuration is compiled once by CORS: exact origins go into a map
+// from origin to a ready-made header value, wildcard origins
+// ("https://*.example.com") into prefix/suffix pairs, and the preflight
+// answers (methods, headers, max age) into header values. A request then
+// costs a header lookup and, for an allowed exact origin or "*", a few map
+// assignments of shared slices: no allocation.
+//
+// A request with an Origin header and a method of OPTIONS carrying
+// Access-Control-Request-Method is a preflight: it is answered here with 204
+// and never reaches the route's handlers. A disallowed origin, method or
+// header gets the 204 without any Access-Control-Allow-* header, which the
+// browser treats as a refusal. Other requests continue down the chain with
+// Access-Control-Allow-Origin (and -Credentials, -Expose-Headers) set when
+// their origin is allowed. Vary: Origin is set whenever the answer depends
+// on the origin.
+//
+// Install CORS with Application.UseRouter so that preflights to routes
+// without an OPTIONS handler are answered too; on a party (Use), it answers
+// preflights only for routes that have an OPTIONS handler.
+
+package middleware
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vireo-go/vireo/core"
+)
+
+// CORSOption configures CORS.
+type CORSOption func(*corsConfig) error
+
+type corsConfig struct {
+	origins     []string
+	originFunc  func(origin string) bool
+	methods     []string
+	headers     []string
+	exposed     []string
+	credentials bool
+	maxAge      time.Duration
+}
+
+// WithAllowedOrigins sets the allowed origins: exact ones
+// ("https://app.example.com"), wildcard subdomains
+// ("https://*.example.com", which does not match the bare domain), or "*"
+// for any origin.
+func WithAllowedOrigins(origins ...string) CORSOption {
+	return func(c *corsConfig) error {
+		for _, o := range origins {
+			if o == "" {
+				return errors.New("middleware: CORS: empty origin")
+			}
+			if o != "*" && !strings.Contains(o, "://") {
+				return fmt.Errorf("middleware: CORS: origin %q has no scheme", o)
+			}
+			if strings.Count(o, "*") > 1 || (o != "*" && strings.Contains(o, "*") && !strings.Contains(o, "://*.")) {
+				return fmt.Errorf("middleware: CORS: origin %q: a wildcard must be the first label, as in https://*.example.com", o)
+			}
+			c.origins = append(c.origins, strings.ToLower(strings.TrimSuffix(o, "/")))
+		}
+		return nil
+	}
+}
+
+// WithOriginFunc allows, in addition to WithAllowedOrigins, every origin
+// for which fn returns true.
+func WithOriginFunc(fn func(origin string) bool) CORSOption {
+	return func(c *corsConfig) error {
+		if fn == nil {
+			return errors.New("middleware: CORS: nil origin func")
+		}
+		c.originFunc = fn
+		return nil
+	}
+}
+
+// WithAllowedMethods sets the methods a preflight may ask for (default GET,
+// HEAD, POST, PUT, PATCH, DELETE).
+func WithAllowedMethods(methods ...string) CORSOption {
+	return func(c *corsConfig) error {
+		for _, m := range methods {
+			if m == "" || strings.ContainsAny(m, " ,\t") {
+				return fmt.Errorf("middleware: CORS: invalid method %q", m)
+			}
+			c.methods = append(c.methods, strings.ToUpper(m))
+		}
+		return nil
+	}
+}
+
+// WithAllowedHeaders sets the request headers a preflight may ask for
+// (default Accept, Authorization, Content-Type, X-Requested-With). "*"
+// allows any header the preflight names.
+func WithAllowedHeaders(headers ...string) CORSOption {
+	return func(c *corsConfig) error {
+		for _, h := range headers {
+			if h == "" || strings.ContainsAny(h, " ,\t") {
+				return fmt.Errorf("middleware: CORS: invalid header %q", h)
+			}
+			if h != "*" {
+				h = http.CanonicalHeaderKey(h)
+			}
+			c.headers = append(c.headers, h)
+		}
+		return nil
+	}
+}
+
+// WithExposedHeaders names the response headers a script may read beyond
+// the CORS-safelisted ones (Access-Control-Expose-Headers).
+func WithExposedHeaders(headers ...string) CORSOption {
+	return func(c *corsConfig) error {
+		for _, h := range headers {
+			if h == "" || strings.ContainsAny(h, " ,\t") {
+				return fmt.Errorf("middleware: CORS: invalid header %q", h)
+			}
+			c.exposed = append(c.exposed, http.CanonicalHeaderKey(h))
+		}
+		return nil
+	}
+}
+
+// WithCredentials allows credentialed requests (cookies, HTTP
+// authentication): Access-Control-Allow-Credentials: true. With it, "*"
+// origins are answered with the request's origin, as the standard
+// requires.
+func WithCredentials() CORSOption {
+	return func(c *corsConfig) error { c.credentials = true; return nil }
+}
+
+// WithMaxAge sets how long a browser may cache a preflight answer
+// (Access-Control-Max-Age, in whole seconds; 0, the default, omits it).
+func WithMaxAge(d time.Duration) CORSOption {
+	return func(c *corsConfig) error {
+		if d < 0 {
+			return errors.New("middleware: CORS: negative max age")
+		}
+		c.maxAge = d
+		return nil
+	}
+}
+
+type wildcardOrigin struct{ prefix, suffix string }
+
+type cors struct {
+	anyOrigin   bool
+	exact       map[string][]string // origin -> header value {origin}
+	wildcards   []wildcardOrigin
+	originFunc  func(string) bool
+	methods     []string
+	methodsVal  []string
+	anyHeader   bool
+	headers     []string
+	headersVal  []string
+	exposedVal  []string
+	maxAgeVal   []string
+	credentials bool
+}
+
+// Header values shared by every response; net/http only reads them, and
+// Header.Add appends to a copy because their capacity equals their length.
+var (
+	corsStar      = []string{"*"}
+	corsTrue      = []string{"true"}
+	varyOrigin    = []string{"Origin"}
+	varyPreflight = []string{"Origin, Access-Control-Request-Method, Access-Control-Request-Headers"}
+)
+
+// CORS returns middleware answering CORS preflights and setting the CORS
+// headers of other requests, or an error for an invalid option. Without
+// WithAllowedOrigins or WithOriginFunc no origin is allowed.
+func CORS(opts ...CORSOption) (core.Handler, error) {
+	cfg := corsConfig{
+		methods: []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"},
+		headers: []string{"Accept", "Authorization", "Content-Type", "X-Requested-With"},
+	}
+	var methodsSet, headersSet bool
+	for _, opt := range opts {
+		before := [2]int{len(cfg.methods), len(cfg.headers)}
+		if err := opt(&cfg); err != nil {
+			return nil, err
+		}
+		// The first WithAllowedMethods/WithAllowedHeaders replaces the defaults.
+		if len(cfg.methods) != before[0] && !methodsSet {
+			cfg.methods, methodsSet = cfg.methods[before[0]:], true
+		}
+		if len(cfg.headers) != before[1] && !headersSet {
+			cfg.headers, headersSet = cfg.headers[before[1]:], true
+		}
+	}
+	m := &cors{
+		exact:       make(map[string][]string),
+		originFunc:  cfg.originFunc,
+		methods:     cfg.methods,
+		methodsVal:  []string{strings.Join(cfg.methods, ", ")},
+		credentials: cfg.credentials,
+	}
+	for _, o := range cfg.origins {
+		switch {
+		case o == "*":
+			m.anyOrigin = true
+		case strings.Contains(o, "*"):
+			i := strings.Index(o, "*")
+			m.wildcards = append(m.wildcards, wildcardOrigin{o[:i], o[i+1:]})
+		default:
+			m.exact[o] = []string{o}
+		}
+	}
+	for _, h := range cfg.headers {
+		if h == "*" {
+			m.anyHeader = true
+		}
+	}
+	m.headers = cfg.headers
+	m.headersVal = []string{strings.Join(cfg.headers, ", ")}
+	if len(cfg.exposed) > 0 {
+		m.exposedVal = []string{strings.Join(cfg.exposed, ", ")}
+	}
+	if s := int64(cfg.maxAge / time.Second); s > 0 {
+		m.maxAgeVal = []string{strconv.FormatInt(s, 10)}
+	}
+	return m.serve, nil
+}
+
+// MustCORS is CORS that panics on an invalid option.
+func MustCORS(opts ...CORSOption) core.Handler {
+	h, err := CORS(opts...)
+	if err != nil {
+		panic(err)
+	}
+	return h
+}
+
+// allowOrigin returns the Access-Control-Allow-Origin value for origin, or
+// nil when the origin is not allowed.
+func (m *cors) allowOrigin(origin string) []string {
+	if v, ok := m.exact[origin]; ok {
+		return v
+	}
+	if m.anyOrigin {
+		if m.credentials {
+			return []string{origin}
+		}
+		return corsStar
+	}
+	for _, w := range m.wildcards {
+		if len(origin) > len(w.prefix)+len(w.suffix) && strings.HasPrefix(origin, w.prefix) && strings.HasSuffix(origin, w.suffix) &&
+			!strings.ContainsAny(origin[len(w.prefix):len(origin)-len(w.suffix)], "/:@") {
+			return []string{origin}
+		}
+	}
+	if m.originFunc != nil && m.originFunc(origin) {
+		return []string{origin}
+	}
+	return nil
+}
+
+func (m *cors) serve(ctx *core.Context) {
+	r := ctx.Request()
+	h := ctx.ResponseWriter().Header()
+	origin := r.Header.Get("Origin")
+	if r.Method == http.MethodOptions && origin != "" && r.Header.Get("Access-Control-Request-Method") != "" {
+		m.preflight(ctx, h, r, origin)
+		return
+	}
+	if !m.anyOrigin || m.credentials {
+		addVary(h, varyOrigin)
+	}
+	if origin != "" {
+		if v := m.allowOrigin(origin); v != nil {
+			h["Access-Control-Allow-Origin"] = v
+			if m.credentials {
+				h["Access-Control-Allow-Credentials"] = corsTrue
+			}
+			if m.exposedVal != nil {
+				h["Access-Control-Expose-Headers"] = m.exposedVal
+			}
+		}
+	}
+	ctx.Next()
+}
+
+// preflight answers an OPTIONS preflight with 204 and stops the chain.
+func (m *cors) preflight(ctx *core.Context, h http.Header, r *http.Request, origin string) {
+	addVary(h, varyPreflight)
+	ctx.StopWithStatus(http.StatusNoContent)
+	allow := m.allowOrigin(origin)
+	if allow == nil {
+		return
+	}
+	method := r.Header.Get("Access-Control-Request-Method")
+	if !m.allowedMethod(method) {
+		return
+	}
+	reqHeaders := r.Header.Values("Access-Control-Request-Headers")
+	if !m.allowedHeaders(reqHeaders) {
+		return
+	}
+	h["Access-Control-Allow-Origin"] = allow
+	if m.credentials {
+		h["Access-Control-Allow-Credentials"] = corsTrue
+	}
+	h["Access-Control-Allow-Methods"] = m.methodsVal
+	if len(reqHeaders) > 0 {
+		if m.anyHeader {
+			h["Access-Control-Allow-Headers"] = []string{strings.Join(reqHeaders, ", ")}
+		} else {
+			h["Access-Control-Allow-Headers"] = m.headersVal
+		}
+	}
+	if m.maxAgeVal != nil {
+		h["Access-Control-Max-Age"] = m.maxAgeVal
+	}
+}
+
+func (m *cors) allowedMethod(method string) bool {
+	for _, x := range m.methods {
+		if x == method {
+			return true
+		}
+	}
+	// Simple methods need no permission (Fetch standard, CORS-safelisted methods).
+	return method == "GET" || method == "HEAD" || method == "POST"
+}
+
+// allowedHeaders reports whether every header named in the comma-separated
+// Access-Control-Request-Headers values is allowed.
+func (m *cors) allowedHeaders(values []string) bool {
+	if m.anyHeader {
+		return true
+	}
+	for _, v := range values {
+		for v != "" {
+			var name string
+			name, v, _ = strings.Cut(v, ",")
+			name = strings.TrimSpace(name)
+			if name == "" {
+				continue
+			}
+			ok := false
+			for _, x := range m.headers {
+				if strings.EqualFold(x, name) {
+					ok = true
+					break
+				}
+			}
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// addVary adds v to the Vary header, sharing v when Vary was empty.
+func addVary(h http.Header, v []string) {
+	if old, ok := h["Vary"]; ok && len(old) > 0 {
+		h["Vary"] = append(old, v[0])
+		return
+	}
+	h["Vary"] = v
+}
