@@ -8,68 +8,162 @@
 //	})
 //	app.Listen("127.0.0.1:8080")
 //
-// This package is the facade users import: it re-exports the types of the
-// core package. The MVC layer, view engines and sessions live in the mvc,
-// view and sessions packages.
+// This package is the facade applications import, so that one import is
+// enough: it re-exports every identifier of the core package, types as
+// aliases. The methods of those types (Context's Param, Query, JSON,
+// ReadJSON, StopWithError..., Application's Listen and Build, Router's Get,
+// Party and Use) are documented in package
+// github.com/vireo-go/vireo/core, together with the pattern grammar, the
+// route precedence, the trailing-slash policy and the server defaults:
+// run `go doc github.com/vireo-go/vireo/core Context` for the Context.
+//
+// The MVC layer, the view engines and sessions live in the mvc, view and
+// sessions packages.
 package vireo
 
 import (
+	"io"
+	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/vireo-go/vireo/core"
 )
 
 type (
-	// Application is a Vireo application; see core.Application.
+	// Application is a Vireo application: routes, configuration and the
+	// server. It is an http.Handler. See core.Application for its methods.
 	Application = core.Application
-	// Router registers routes under a prefix; see core.Router.
+	// Router registers routes under a path prefix (a party). See
+	// core.Router for its methods.
 	Router = core.Router
-	// Route is a registered route; see core.Route.
+	// Route is a registered route. See core.Route.
 	Route = core.Route
-	// Context is the state of one request; see core.Context.
+	// Context is the state of one request, reused after its handler
+	// returns. See core.Context for its methods.
 	Context = core.Context
-	// Handler is a handler or middleware; see core.Handler.
+	// Handler is a handler or middleware; middleware calls ctx.Next.
 	Handler = core.Handler
-	// Params are route parameters; see core.Params.
+	// Params are the route parameters of a request, in pattern order.
 	Params = core.Params
 	// Param is one route parameter.
 	Param = core.Param
-	// HTTPError is an error with an HTTP status; see core.HTTPError.
+	// Values is the request-scoped value store returned by Context.Values.
+	Values = core.Values
+	// HTTPError is an error with an HTTP status and a client-facing
+	// message.
 	HTTPError = core.HTTPError
-	// Option configures an Application; see core.Option.
+	// RegistrationError is what Build reports for each route, option,
+	// view engine or controller it refuses.
+	RegistrationError = core.RegistrationError
+	// Option configures an Application.
 	Option = core.Option
+	// TrailingSlash is the policy for paths that differ from a route only
+	// by a trailing slash.
+	TrailingSlash = core.TrailingSlash
+	// ViewEngine is the template engine interface Context.View renders
+	// through; the view package's engines implement it.
+	ViewEngine = core.ViewEngine
 )
 
-// New returns a new Application; see core.New.
+// Trailing-slash policies for WithTrailingSlash.
+const (
+	// RedirectSlash redirects to the registered form (the default).
+	RedirectSlash = core.RedirectSlash
+	// StrictSlash answers 404 for the other form.
+	StrictSlash = core.StrictSlash
+	// IgnoreSlash serves the registered route for both forms.
+	IgnoreSlash = core.IgnoreSlash
+)
+
+// Defaults of the body readers and of the server started by Listen and
+// Serve.
+const (
+	// DefaultBodyLimit is the largest request body the Context's readers
+	// accept unless WithBodyLimit says otherwise.
+	DefaultBodyLimit = core.DefaultBodyLimit
+	// DefaultReadHeaderTimeout bounds the time to read a request's headers.
+	DefaultReadHeaderTimeout = core.DefaultReadHeaderTimeout
+	// DefaultIdleTimeout bounds the wait for the next request on a
+	// keep-alive connection.
+	DefaultIdleTimeout = core.DefaultIdleTimeout
+	// DefaultMaxHeaderBytes bounds the size of a request's headers.
+	DefaultMaxHeaderBytes = core.DefaultMaxHeaderBytes
+)
+
+// Errors the framework returns; compare them with errors.Is.
+var (
+	// ErrContextReleased is returned by a Context used after its request
+	// ended.
+	ErrContextReleased = core.ErrContextReleased
+	// ErrHijacked is returned by writes after the connection was hijacked.
+	ErrHijacked = core.ErrHijacked
+	// ErrNoViewEngine is the cause of the 500 of View without a
+	// registered engine.
+	ErrNoViewEngine = core.ErrNoViewEngine
+	// ErrServerRunning is returned by Serve when the application already
+	// serves.
+	ErrServerRunning = core.ErrServerRunning
+)
+
+// New returns an Application configured by opts. A bad option is reported
+// by Build and Listen, like a registration error.
 func New(opts ...Option) *Application { return core.New(opts...) }
 
-// NewHTTPError returns an error with a status and a client-facing message.
+// NewHTTPError returns an error with a status and a client-facing message,
+// for ctx.StopWithError.
 func NewHTTPError(code int, message string) *HTTPError { return core.NewHTTPError(code, message) }
+
+// StatusOf returns the HTTP status an error stands for: the result of its
+// (or a wrapped error's) StatusCode method, or 500.
+func StatusOf(err error) int { return core.StatusOf(err) }
+
+// AnyMethods returns the methods Router.Any registers, in a new slice.
+func AnyMethods() []string { return core.AnyMethods() }
 
 // FromHTTP adapts an http.Handler to a Handler.
 func FromHTTP(h http.Handler) Handler { return core.FromHTTP(h) }
 
-// FromStd adapts func(http.Handler) http.Handler middleware to a Handler.
+// FromStd adapts func(http.Handler) http.Handler middleware to a Handler;
+// the rest of the chain runs inside it, with its request and writer.
 func FromStd(mw func(http.Handler) http.Handler) Handler { return core.FromStd(mw) }
 
-// RequestLogger is core.RequestLogger.
-var RequestLogger = core.RequestLogger
+// RequestLogger returns middleware that logs one line per request (method,
+// path, status, bytes, duration, client) at Info level; nil means
+// slog.Default().
+func RequestLogger(logger *slog.Logger) Handler { return core.RequestLogger(logger) }
 
-// Options, re-exported so applications need a single import.
-var (
-	WithLogger          = core.WithLogger
-	WithBodyLimit       = core.WithBodyLimit
-	WithTrailingSlash   = core.WithTrailingSlash
-	WithPathValues      = core.WithPathValues
-	WithErrorDetails    = core.WithErrorDetails
-	WithStartupOutput   = core.WithStartupOutput
-	WithShutdownTimeout = core.WithShutdownTimeout
-	WithTrustedProxies  = core.WithTrustedProxies
-)
+// WithLogger sets the logger for errors and panics (default
+// slog.Default()).
+func WithLogger(l *slog.Logger) Option { return core.WithLogger(l) }
 
-// Trailing-slash policies; see core.TrailingSlash.
-const (
-	RedirectSlash = core.RedirectSlash
-	StrictSlash   = core.StrictSlash
-	IgnoreSlash   = core.IgnoreSlash
-)
+// WithBodyLimit sets the largest request body the Context's readers
+// accept; larger bodies get 413.
+func WithBodyLimit(n int64) Option { return core.WithBodyLimit(n) }
+
+// WithTrailingSlash sets the trailing-slash policy (default RedirectSlash).
+func WithTrailingSlash(policy TrailingSlash) Option { return core.WithTrailingSlash(policy) }
+
+// WithPathValues makes route parameters visible through
+// http.Request.PathValue, for net/http handlers; it costs an allocation per
+// request with parameters.
+func WithPathValues() Option { return core.WithPathValues() }
+
+// WithErrorDetails sends the text of internal (5xx) errors to clients;
+// by default they are only logged.
+func WithErrorDetails() Option { return core.WithErrorDetails() }
+
+// WithStartupOutput sets where Listen prints its startup lines (default
+// os.Stdout; nil silences them).
+func WithStartupOutput(w io.Writer) Option { return core.WithStartupOutput(w) }
+
+// WithShutdownTimeout sets how long graceful shutdown waits for in-flight
+// requests (default 15s).
+func WithShutdownTimeout(d time.Duration) Option { return core.WithShutdownTimeout(d) }
+
+// WithTrustedProxies makes Context.RemoteAddr believe header
+// ("X-Forwarded-For" or "X-Real-IP") for connections from the given
+// networks only.
+func WithTrustedProxies(header string, networks ...string) Option {
+	return core.WithTrustedProxies(header, networks...)
+}

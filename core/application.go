@@ -30,8 +30,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/vireo-go/vireo/view"
 )
 
 // Application is a Vireo application: the root Router, its routing trees and
@@ -52,6 +50,7 @@ type Application struct {
 	built     atomic.Bool
 	buildErr  error // the registration errors when Build first ran
 	failed    bool  // buildErr != nil: the application refuses to serve
+	failLog   sync.Once
 
 	// configuration, set by Options
 	logger          *slog.Logger
@@ -64,7 +63,7 @@ type Application struct {
 	proxyHeader     string
 	trustedProxies  []*netPrefix
 
-	view  view.Engine
+	view  ViewEngine
 	forms formCodec
 
 	serverMu   sync.Mutex
@@ -154,8 +153,9 @@ func (app *Application) tree(method string, create bool) *node {
 }
 
 // Build assembles the middleware chain of every route and prepares the
-// context pool. It returns every registration error, joined; an application
-// with errors answers every request with 500. ServeHTTP and Listen call it
+// context pool. It returns every registration error (each a
+// *RegistrationError), joined; an application with errors answers every
+// request with 500 and logs the errors once. ServeHTTP and Listen call it
 // once; calling it earlier surfaces errors at startup.
 func (app *Application) Build() error {
 	app.buildOnce.Do(func() {
@@ -180,13 +180,17 @@ func (app *Application) Build() error {
 	return errors.Join(app.errs...)
 }
 
-// ServeHTTP serves a request; see the file comment for the flow.
+// ServeHTTP serves a request: router middleware, routing, the matched
+// route's chain (or the 404/405/redirect answer), then the error handler for
+// an error status with no body. A panic becomes a 500 and is logged.
 func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !app.built.Load() {
 		app.Build()
 	}
 	if app.failed {
-		app.logger.Error("vireo: refusing to serve: registration errors", "err", app.buildErr)
+		app.failLog.Do(func() {
+			app.logger.Error("vireo: refusing to serve: registration errors", "err", app.buildErr)
+		})
 		http.Error(w, "500 Internal Server Error: the application has registration errors", http.StatusInternalServerError)
 		return
 	}

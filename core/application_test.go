@@ -88,7 +88,7 @@ func TestUnmatched(t *testing.T) {
 func TestHeadRouteWins(t *testing.T) {
 	app := quietApp()
 	app.Get("/x", ok("get"))
-	app.Head("/x", func(c *Context) { c.SetHeader("X-Head", "1") })
+	app.Head("/x", func(c *Context) { c.SetResponseHeader("X-Head", "1") })
 	w := do(app, "HEAD", "/x", nil)
 	if w.Header().Get("X-Head") != "1" {
 		t.Fatal("explicit HEAD route not used")
@@ -148,8 +148,8 @@ func TestErrorHandlers(t *testing.T) {
 	admin.OnErrorCode(404, func(c *Context) { c.WriteString("admin 404") })
 	admin.Get("/users/{id:int}", func(c *Context) { c.StopWithStatus(404) })
 	admin.Get("/boom", func(c *Context) { panic("kaboom") })
-	app.Get("/teapot", func(c *Context) { c.StatusCode(418) })
-	app.Get("/written", func(c *Context) { c.StatusCode(404); c.WriteString("custom body") })
+	app.Get("/teapot", func(c *Context) { c.SetStatus(418) })
+	app.Get("/written", func(c *Context) { c.SetStatus(404); c.WriteString("custom body") })
 	app.Get("/bad", func(c *Context) { c.StopWithError(NewHTTPError(400, "name is required")) })
 	app.Get("/internal", func(c *Context) { c.StopWithError(fmt.Errorf("db password is hunter2")) })
 
@@ -219,7 +219,7 @@ func TestRecoverKeepsServing(t *testing.T) {
 func TestPoolReset(t *testing.T) {
 	app := quietApp()
 	app.Use(func(c *Context) {
-		if c.Values().Get("seen") != nil || c.Param("id") == "" || c.GetStatusCode() != 200 || c.IsStopped() {
+		if c.Values().Get("seen") != nil || c.Param("id") == "" || c.Status() != 200 || c.IsStopped() {
 			c.StopWithError(fmt.Errorf("stale context state"))
 			return
 		}
@@ -227,13 +227,13 @@ func TestPoolReset(t *testing.T) {
 		c.Next()
 	})
 	app.Get("/items/{id}", func(c *Context) {
-		if c.URLParam("q") != c.Param("id") {
+		if c.Query("q") != c.Param("id") {
 			c.StopWithStatus(409)
 			return
 		}
-		c.SetHeader("X-Id", c.Param("id"))
+		c.SetResponseHeader("X-Id", c.Param("id"))
 		if c.Param("id")[0] == '5' {
-			c.StatusCode(http.StatusAccepted)
+			c.SetStatus(http.StatusAccepted)
 		}
 		c.WriteString(c.Values().GetString("seen"))
 	})

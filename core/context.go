@@ -42,7 +42,7 @@ type Context struct {
 	route    *Route
 	err      error
 
-	query       url.Values // parsed lazily by URLParam
+	query       url.Values // parsed lazily by Query
 	bodyLimited bool
 	viewLayout  string
 	viewData    map[string]any
@@ -166,8 +166,9 @@ func (c *Context) Params() Params {
 	return c.params
 }
 
-// URLParam returns the first value of the named query parameter, or "".
-func (c *Context) URLParam(name string) string {
+// Query returns the first value of the named query-string parameter, or "".
+// Route parameters are read with Param.
+func (c *Context) Query(name string) string {
 	c.check()
 	if c.query == nil {
 		c.query = c.request.URL.Query()
@@ -175,10 +176,10 @@ func (c *Context) URLParam(name string) string {
 	return c.query.Get(name)
 }
 
-// URLParamDefault returns the named query parameter, or def when it is
+// QueryDefault returns the named query-string parameter, or def when it is
 // absent or empty.
-func (c *Context) URLParamDefault(name, def string) string {
-	if v := c.URLParam(name); v != "" {
+func (c *Context) QueryDefault(name, def string) string {
+	if v := c.Query(name); v != "" {
 		return v
 	}
 	return def
@@ -199,21 +200,24 @@ func (c *Context) PostValue(name string) string {
 	return c.request.PostFormValue(name)
 }
 
-// Header returns the named request header.
-func (c *Context) Header(name string) string {
+// RequestHeader returns the first value of the named request header, or "".
+func (c *Context) RequestHeader(name string) string {
 	c.check()
 	return c.request.Header.Get(name)
 }
 
-// SetHeader sets a response header.
-func (c *Context) SetHeader(name, value string) {
+// SetResponseHeader sets a response header, replacing any value it had.
+// Headers reach the client with the status, so set them before writing the
+// body.
+func (c *Context) SetResponseHeader(name, value string) {
 	c.check()
 	c.out.Header().Set(name, value)
 }
 
-// ContentType sets the response Content-Type.
-func (c *Context) ContentType(contentType string) {
-	c.SetHeader("Content-Type", contentType)
+// SetContentType sets the response Content-Type, which the body writers
+// (Text, HTML, JSON, ...) then keep.
+func (c *Context) SetContentType(contentType string) {
+	c.SetResponseHeader("Content-Type", contentType)
 }
 
 // Cookie returns the value of the named request cookie, or
@@ -233,16 +237,16 @@ func (c *Context) SetCookie(cookie *http.Cookie) {
 	http.SetCookie(c.out, cookie)
 }
 
-// StatusCode sets the response status. It reaches the client with the
+// SetStatus sets the response status. It reaches the client with the
 // first byte of the body; an error status (>= 400) with no body runs the
 // error handler registered for it.
-func (c *Context) StatusCode(code int) {
+func (c *Context) SetStatus(code int) {
 	c.check()
 	c.out.WriteHeader(code)
 }
 
-// GetStatusCode returns the response status set so far (200 by default).
-func (c *Context) GetStatusCode() int { return c.writer.status }
+// Status returns the response status set so far (200 by default).
+func (c *Context) Status() int { return c.writer.status }
 
 // Written reports whether the status line has been sent.
 func (c *Context) Written() bool { return c.writer.wroteHeader || c.writer.hijacked }
@@ -293,7 +297,7 @@ func (c *Context) IsStopped() bool { return c.stopped }
 // written, the error handler for the code runs after the chain.
 func (c *Context) StopWithStatus(code int) {
 	c.StopExecution()
-	c.StatusCode(code)
+	c.SetStatus(code)
 }
 
 // StopWithError stops the chain with err. The status comes from err's

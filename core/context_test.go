@@ -58,7 +58,7 @@ func TestReadFormAndValues(t *testing.T) {
 			c.StopWithError(err)
 			return
 		}
-		c.JSON(map[string]any{"p": p, "fv": c.FormValue("name"), "pv": c.PostValue("q"), "q": c.URLParam("q"), "d": c.URLParamDefault("none", "def")})
+		c.JSON(map[string]any{"p": p, "fv": c.FormValue("name"), "pv": c.PostValue("q"), "q": c.Query("q"), "d": c.QueryDefault("none", "def")})
 	})
 	post := func(body string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest("POST", "/f?q=query", strings.NewReader(body))
@@ -101,7 +101,7 @@ func TestResponses(t *testing.T) {
 			return
 		}
 		c.SetCookie(&http.Cookie{Name: "out", Value: v + "!", HttpOnly: true})
-		c.Text(c.Header("X-Req"))
+		c.Text(c.RequestHeader("X-Req"))
 	})
 	tests := []struct {
 		target, ct, body string

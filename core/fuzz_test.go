@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -8,7 +9,7 @@ import (
 )
 
 // FuzzParsePattern checks that any pattern is either refused with a
-// PatternError or accepted and then matched by a path built from it.
+// RegistrationError naming it or accepted and then matched by a path built from it.
 func FuzzParsePattern(f *testing.F) {
 	for _, s := range []string{
 		"/", "/users/{id}", "/users/{id:int}/posts/{post:uuid}", "/files/{rest...}",
@@ -20,8 +21,10 @@ func FuzzParsePattern(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pattern string) {
 		tokens, err := parsePattern(pattern)
 		if err != nil {
-			if _, ok := err.(*PatternError); !ok {
-				t.Fatalf("error %T is not a *PatternError", err)
+			var re *RegistrationError
+			rerr := New().Handle("GET", pattern, func(*Context) {}).Err()
+			if !errors.As(rerr, &re) || re.Pattern != pattern || re.Method != "GET" {
+				t.Fatalf("Handle error %#v is not a *RegistrationError for GET %q", rerr, pattern)
 			}
 			return
 		}

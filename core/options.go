@@ -3,6 +3,7 @@
 package core
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"net/netip"
@@ -95,7 +96,7 @@ func WithTrustedProxies(header string, networks ...string) Option {
 				}
 			}
 			if err != nil {
-				app.errs = append(app.errs, &PatternError{Pattern: n, Reason: "WithTrustedProxies: " + err.Error()})
+				app.recordError("", "", fmt.Errorf("WithTrustedProxies: %w", err))
 				continue
 			}
 			app.trustedProxies = append(app.trustedProxies, &netPrefix{pfx.Masked()})

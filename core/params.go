@@ -50,6 +50,13 @@ func (ps Params) Int64(name string) (int64, error) {
 	return strconv.ParseInt(ps.Get(name), 10, 64)
 }
 
+// Uint returns the named parameter parsed as a uint, as a {name:uint}
+// pattern guarantees.
+func (ps Params) Uint(name string) (uint, error) {
+	n, err := strconv.ParseUint(ps.Get(name), 10, strconv.IntSize)
+	return uint(n), err
+}
+
 // Uint64 returns the named parameter parsed as a uint64.
 func (ps Params) Uint64(name string) (uint64, error) {
 	return strconv.ParseUint(ps.Get(name), 10, 64)

@@ -113,26 +113,12 @@ type token struct {
 	typ    paramType
 }
 
-// PatternError reports a route pattern refused at registration.
-type PatternError struct {
-	Method  string
-	Pattern string
-	Reason  string
-}
-
-func (e *PatternError) Error() string {
-	if e.Method == "" {
-		return fmt.Sprintf("vireo: pattern %q: %s", e.Pattern, e.Reason)
-	}
-	return fmt.Sprintf("vireo: %s %q: %s", e.Method, e.Pattern, e.Reason)
-}
-
 // parsePattern splits a pattern into tokens, validating the grammar of
 // doc.go: a leading slash, parameters as whole segments with unique names and
 // known types, and a wildcard only in the last segment.
 func parsePattern(pattern string) ([]token, error) {
 	fail := func(format string, args ...any) ([]token, error) {
-		return nil, &PatternError{Pattern: pattern, Reason: fmt.Sprintf(format, args...)}
+		return nil, fmt.Errorf(format, args...)
 	}
 	if pattern == "" || pattern[0] != '/' {
 		return fail("must begin with '/'")

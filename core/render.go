@@ -3,6 +3,10 @@
 // Encoded bodies (JSON, XML, views) are built in a pooled buffer first and
 // written with their Content-Length only when encoding succeeded, so an
 // encoding error becomes a clean 500 instead of half a document.
+//
+// The writers return nothing: a failure (an encoding error, a client that
+// went away) stops the chain through StopWithError, where the error page
+// and Err report it. A handler that must know checks ctx.Err().
 
 package core
 
@@ -17,7 +21,7 @@ import (
 
 // Header values for the common content types, shared so that setting one
 // does not allocate. net/http only reads header values; handlers that want
-// to change the Content-Type call SetHeader, which replaces the slice.
+// to change the Content-Type call SetContentType, which replaces the slice.
 var (
 	textPlainUTF8 = []string{"text/plain; charset=utf-8"}
 	textHTMLUTF8  = []string{"text/html; charset=utf-8"}
@@ -34,29 +38,36 @@ func (c *Context) setContentTypeIfUnset(ct []string) {
 }
 
 // Text writes s as text/plain (unless a Content-Type was set).
-func (c *Context) Text(s string) error {
+func (c *Context) Text(s string) {
 	c.check()
 	c.setContentTypeIfUnset(textPlainUTF8)
-	_, err := c.WriteString(s)
-	return err
+	c.writeOrStop(c.WriteString(s))
+}
+
+// writeOrStop records a failed body write with StopWithError, so that the
+// writers that return nothing still report it through Err.
+func (c *Context) writeOrStop(_ int, err error) {
+	if err != nil {
+		c.StopWithError(err)
+	}
 }
 
 // HTML writes s as text/html (unless a Content-Type was set). s is sent as
 // is: escape untrusted data yourself or use View.
-func (c *Context) HTML(s string) error {
+func (c *Context) HTML(s string) {
 	c.check()
 	c.setContentTypeIfUnset(textHTMLUTF8)
-	_, err := c.WriteString(s)
-	return err
+	c.writeOrStop(c.WriteString(s))
 }
 
-// JSON writes v encoded as JSON.
-func (c *Context) JSON(v any) error {
-	return c.JSONIndent(v, "")
+// JSON writes v encoded as JSON. A value that cannot be encoded stops the
+// chain with a 500 and nothing of the document is sent.
+func (c *Context) JSON(v any) {
+	c.JSONIndent(v, "")
 }
 
 // JSONIndent writes v encoded as JSON, each level indented by indent.
-func (c *Context) JSONIndent(v any, indent string) error {
+func (c *Context) JSONIndent(v any, indent string) {
 	c.check()
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
@@ -66,32 +77,33 @@ func (c *Context) JSONIndent(v any, indent string) error {
 	}
 	if err := enc.Encode(v); err != nil {
 		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
-		return err
+		return
 	}
 	buf.B = buf.B[:len(buf.B)-1] // Encode's trailing newline
-	return c.writeBuffered(jsonUTF8, buf.B)
+	c.writeBuffered(jsonUTF8, buf.B)
 }
 
-// XML writes v encoded as XML, with the XML header.
-func (c *Context) XML(v any) error {
+// XML writes v encoded as XML, with the XML header. A value that cannot be
+// encoded stops the chain with a 500.
+func (c *Context) XML(v any) {
 	c.check()
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
 	buf.WriteString(xml.Header)
 	if err := xml.NewEncoder(buf).Encode(v); err != nil {
 		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
-		return err
+		return
 	}
-	return c.writeBuffered(xmlUTF8, buf.B)
+	c.writeBuffered(xmlUTF8, buf.B)
 }
 
 // writeBuffered writes a complete body with its Content-Type (unless one
-// was set) and Content-Length.
-func (c *Context) writeBuffered(contentType []string, body []byte) error {
+// was set) and Content-Length; a failed write stops the chain with its
+// error.
+func (c *Context) writeBuffered(contentType []string, body []byte) {
 	c.setContentTypeIfUnset(contentType)
 	c.out.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	_, err := c.Write(body)
-	return err
+	c.writeOrStop(c.Write(body))
 }
 
 // Redirect replies with a redirect to url (absolute or relative to the

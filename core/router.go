@@ -12,7 +12,6 @@ package core
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"net/http"
 	"strings"
@@ -57,7 +56,7 @@ func (r *Router) App() *Application { return r.app }
 func (r *Router) Party(prefix string, middleware ...Handler) *Router {
 	p := strings.TrimSuffix(joinPath(r.prefix, prefix), "/")
 	if prefix != "" && prefix[0] != '/' {
-		r.app.errs = append(r.app.errs, &PatternError{Pattern: prefix, Reason: "party prefix must begin with '/'"})
+		r.app.recordError("", prefix, errors.New("party prefix must begin with '/'"))
 	}
 	return &Router{app: r.app, parent: r, prefix: p, middleware: middleware}
 }
@@ -81,7 +80,7 @@ func (r *Router) OnErrorCode(code int, handlers ...Handler) {
 
 // Handle registers handlers for method and pattern (relative to the
 // router's prefix). Errors are kept on the returned Route and reported by
-// Build; see doc.go for the pattern grammar.
+// Build; the package documentation gives the pattern grammar.
 func (r *Router) Handle(method, pattern string, handlers ...Handler) *Route {
 	full := joinPath(r.prefix, pattern)
 	rt := &Route{Method: method, Pattern: full, router: r, handlers: handlers}
@@ -124,17 +123,21 @@ func (r *Router) Options(pattern string, handlers ...Handler) *Route {
 	return r.Handle(http.MethodOptions, pattern, handlers...)
 }
 
-// AnyMethods are the methods Any registers.
-var AnyMethods = []string{
+// anyMethods are the methods Any registers.
+var anyMethods = [...]string{
 	http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch,
 	http.MethodDelete, http.MethodHead, http.MethodOptions,
 	http.MethodConnect, http.MethodTrace,
 }
 
+// AnyMethods returns the methods Any registers, in a new slice the caller
+// may change.
+func AnyMethods() []string { return append([]string(nil), anyMethods[:]...) }
+
 // Any registers the handlers for every method of AnyMethods.
 func (r *Router) Any(pattern string, handlers ...Handler) []*Route {
-	routes := make([]*Route, len(AnyMethods))
-	for i, m := range AnyMethods {
+	routes := make([]*Route, len(anyMethods))
+	for i, m := range anyMethods {
 		routes[i] = r.Handle(m, pattern, handlers...)
 	}
 	return routes
@@ -196,9 +199,7 @@ func (r *Router) chainPrefix() []Handler {
 // addRoute validates rt and inserts it into its method's tree.
 func (app *Application) addRoute(rt *Route) error {
 	fail := func(reason string) error {
-		err := &PatternError{Method: rt.Method, Pattern: rt.Pattern, Reason: reason}
-		app.errs = append(app.errs, err)
-		return err
+		return app.recordError(rt.Method, rt.Pattern, errors.New(reason))
 	}
 	if app.built.Load() {
 		return fail("registered after the application started serving")
@@ -216,7 +217,7 @@ func (app *Application) addRoute(rt *Route) error {
 	}
 	tokens, err := parsePattern(rt.Pattern)
 	if err != nil {
-		return fail(err.(*PatternError).Reason)
+		return app.recordError(rt.Method, rt.Pattern, err)
 	}
 	for _, tk := range tokens {
 		if tk.param {
@@ -225,26 +226,10 @@ func (app *Application) addRoute(rt *Route) error {
 	}
 	root := app.tree(rt.Method, true)
 	if err := root.insert(tokens, rt); err != nil {
-		return fail(err.Error())
+		return app.recordError(rt.Method, rt.Pattern, err)
 	}
 	app.routes = append(app.routes, rt)
 	return nil
-}
-
-// RecordError records a registration error found by a layer above the
-// router (the mvc package reports controllers it cannot bind this way), so
-// that Build reports it and the application refuses to serve.
-func (app *Application) RecordError(err error) {
-	if err != nil {
-		app.errs = append(app.errs, err)
-	}
-}
-
-// refuse records a registration error that is not about a pattern.
-func (app *Application) refuse(method, pattern string, err error) *Route {
-	rt := &Route{Method: method, Pattern: pattern, err: fmt.Errorf("vireo: %s %q: %w", method, pattern, err)}
-	app.errs = append(app.errs, rt.err)
-	return rt
 }
 
 // validMethod reports whether m is an HTTP token (RFC 9110 section 5.6.2).

@@ -141,9 +141,9 @@ func TestRegistrationErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), last.Pattern) {
 				t.Fatalf("Build() = %v; want an error naming %q", err, last.Pattern)
 			}
-			var pe *PatternError
-			if !errors.As(last.Err(), &pe) {
-				t.Fatalf("error %T is not a *PatternError", last.Err())
+			var re *RegistrationError
+			if !errors.As(last.Err(), &re) || re.Method != last.Method || re.Pattern != last.Pattern {
+				t.Fatalf("error %#v is not a *RegistrationError for %s", last.Err(), last)
 			}
 			// An application with registration errors never serves.
 			w := httptest.NewRecorder()

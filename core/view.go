@@ -1,6 +1,6 @@
 // Views.
 //
-// View renders through the registered view.Engine into a pooled buffer and
+// View renders through the registered ViewEngine into a pooled buffer and
 // copies it to the client only when rendering succeeded: a missing
 // template, an execution error or a panic in a template func becomes a 500
 // with nothing of the page on the wire, and the error is logged with the
@@ -11,12 +11,26 @@ package core
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"runtime/debug"
 
 	"github.com/valyala/bytebufferpool"
-	"github.com/vireo-go/vireo/view"
 )
+
+// ViewEngine is what View needs from a template engine. The engines of the
+// view package implement it; core declares it so that an application
+// without views links no template engine.
+type ViewEngine interface {
+	// Name returns a short name of the engine, such as "html", for messages.
+	Name() string
+	// Load reads and parses the templates; RegisterView calls it once.
+	Load() error
+	// ExecuteWriter renders the template called name into w, wrapped in
+	// layout: "" selects the engine's default layout, the view package's
+	// NoLayout none.
+	ExecuteWriter(w io.Writer, name, layout string, data any) error
+}
 
 // ErrNoViewEngine is returned by View when no engine was registered.
 var ErrNoViewEngine = errors.New("vireo: no view engine registered (use RegisterView)")
@@ -24,26 +38,22 @@ var ErrNoViewEngine = errors.New("vireo: no view engine registered (use Register
 // RegisterView sets the application's view engine and loads its templates;
 // the load error (a parse error names file and line) is returned and also
 // reported by Build.
-func (app *Application) RegisterView(engine view.Engine) error {
+func (app *Application) RegisterView(engine ViewEngine) error {
 	if engine == nil {
-		err := errors.New("vireo: RegisterView: nil engine")
-		app.errs = append(app.errs, err)
-		return err
+		return app.recordError("", "", errors.New("RegisterView: nil engine"))
 	}
 	if err := engine.Load(); err != nil {
-		err = fmt.Errorf("vireo: loading %s views: %w", engine.Name(), err)
-		app.errs = append(app.errs, err)
-		return err
+		return app.recordError("", "", fmt.Errorf("loading %s views: %w", engine.Name(), err))
 	}
 	app.view = engine
 	return nil
 }
 
 // ViewEngine returns the registered view engine, or nil.
-func (app *Application) ViewEngine() view.Engine { return app.view }
+func (app *Application) ViewEngine() ViewEngine { return app.view }
 
 // ViewLayout overrides the layout of the next View call in this request;
-// view.NoLayout renders without one.
+// the view package's NoLayout renders without one.
 func (c *Context) ViewLayout(layout string) {
 	c.check()
 	c.viewLayout = layout
@@ -66,14 +76,14 @@ func (c *Context) ViewData(key string, value any) {
 func (c *Context) GetViewData() map[string]any { return c.viewData }
 
 // View renders the named template with data and writes it as text/html.
-// On failure nothing is written but the error status: the error is logged,
-// the chain is stopped with 500 and the error is returned.
-func (c *Context) View(name string, data any) error {
+// On failure nothing is written but the error status: the error is logged
+// and the chain is stopped with a 500 whose cause Err returns.
+func (c *Context) View(name string, data any) {
 	c.check()
 	engine := c.app.view
 	if engine == nil {
 		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: ErrNoViewEngine})
-		return ErrNoViewEngine
+		return
 	}
 	data = c.mergeViewData(data)
 	buf := bytebufferpool.Get()
@@ -81,9 +91,9 @@ func (c *Context) View(name string, data any) error {
 	if err := executeView(engine, buf, name, c.viewLayout, data); err != nil {
 		c.app.logger.Error("vireo: rendering view", "template", name, "layout", c.viewLayout, "err", err)
 		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
-		return err
+		return
 	}
-	return c.writeBuffered(textHTMLUTF8, buf.B)
+	c.writeBuffered(textHTMLUTF8, buf.B)
 }
 
 func (c *Context) mergeViewData(data any) any {
@@ -107,7 +117,7 @@ func (c *Context) mergeViewData(data any) any {
 }
 
 // executeView runs the engine, turning a panic into an error.
-func executeView(engine view.Engine, buf *bytebufferpool.ByteBuffer, name, layout string, data any) (err error) {
+func executeView(engine ViewEngine, buf *bytebufferpool.ByteBuffer, name, layout string, data any) (err error) {
 	defer func() {
 		if rec := recover(); rec != nil {
 			err = fmt.Errorf("view %q: panic: %v\n%s", name, rec, debug.Stack())

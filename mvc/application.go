@@ -13,6 +13,7 @@ import (
 	"errors"
 
 	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/internal/registry"
 )
 
 // Application registers controllers on a router with a set of
@@ -69,8 +70,8 @@ func (m *Application) Party(prefix string, middleware ...core.Handler) *Applicat
 //		log.Fatal(err)
 //	}
 //
-// or check Err (or app.Build, see reportToCore) after registering
-// everything.
+// or check Err (or app.Build, which reports controller errors too) after
+// registering everything.
 func (m *Application) Handle(controller any) error {
 	if m.Router == nil {
 		err := errors.New("mvc: Handle: the application has no router")
@@ -98,18 +99,11 @@ func (m *Application) fail(err error) {
 	reportToCore(m.Router, err)
 }
 
-// errorRecorder is implemented by a core application that accepts
-// registration errors from outside the core package, to report them from
-// Build.
-type errorRecorder interface{ RecordError(err error) }
-
-// reportToCore hands err to the core application of r when it can record
-// it.
+// reportToCore records err on the core application of r, so that Build
+// reports it and the application refuses to serve.
 func reportToCore(r *core.Router, err error) {
 	if r == nil || r.App() == nil {
 		return
 	}
-	if rec, ok := any(r.App()).(errorRecorder); ok {
-		rec.RecordError(err)
-	}
+	registry.RecordError(r.App(), "", "", err)
 }

@@ -224,7 +224,7 @@ func bodyInput(t reflect.Type, anyMethod bool) *input {
 
 // readBody decodes the request body into dst by its Content-Type.
 func readBody(ctx *core.Context, dst any) error {
-	ct := ctx.Header("Content-Type")
+	ct := ctx.RequestHeader("Content-Type")
 	if ct == "" {
 		return ctx.ReadJSON(dst)
 	}

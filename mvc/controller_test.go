@@ -26,12 +26,12 @@ type counterDep struct{ prefix string }
 
 func (c *activationController) BeforeActivation(b mvc.BeforeActivation) {
 	b.Router().Use(func(ctx *core.Context) {
-		ctx.SetHeader("X-Party", "yes")
+		ctx.SetResponseHeader("X-Party", "yes")
 		ctx.Next()
 	})
 	b.Dependencies().Register(&counterDep{prefix: "dep"})
 	b.Handle("GET", "/something/{id:int}", "MyCustom", func(ctx *core.Context) {
-		ctx.SetHeader("X-Route", "custom")
+		ctx.SetResponseHeader("X-Route", "custom")
 		ctx.Next()
 	})
 	b.Handle("POST", "/special-path", "GetSpecial")
@@ -85,7 +85,7 @@ type hooksController struct {
 
 func (c *hooksController) BeginRequest(ctx *core.Context) {
 	c.trail = append(c.trail, "begin")
-	if ctx.URLParam("deny") != "" {
+	if ctx.Query("deny") != "" {
 		ctx.StopWithStatus(http.StatusUnauthorized)
 	}
 }
@@ -101,7 +101,7 @@ func (c *hooksController) PostBy(id int) {
 // singletonHooks has hooks but no per-request field.
 type singletonHooks struct{}
 
-func (c *singletonHooks) BeginRequest(ctx *core.Context) { ctx.SetHeader("X-Begin", "1") }
+func (c *singletonHooks) BeginRequest(ctx *core.Context) { ctx.SetResponseHeader("X-Begin", "1") }
 func (c *singletonHooks) EndRequest(ctx *core.Context)   { ctx.WriteString(" end") }
 func (c *singletonHooks) Get() string                    { return "get" }
 func (c *singletonHooks) GetPoint() point                { return point{1, 2} }
@@ -366,7 +366,7 @@ func (parentController) Get(c *childDep) string { return c.v }
 func TestPartyDependencies(t *testing.T) {
 	app := quietApp()
 	m := mvc.New(app.Party("/p"))
-	child := m.Party("/child", func(ctx *core.Context) { ctx.SetHeader("X-Child", "1"); ctx.Next() })
+	child := m.Party("/child", func(ctx *core.Context) { ctx.SetResponseHeader("X-Child", "1"); ctx.Next() })
 	child.Register(&childDep{"child"})
 	m.Register(&parentDep{"parent"}) // after Party: still visible to the child
 	if err := child.Handle(childController{}); err != nil {
@@ -454,13 +454,10 @@ func TestEmbeddedAndValueReceivers(t *testing.T) {
 	})
 }
 
-// TestErrorsReachBuild checks that controller errors reach app.Build when
-// the core application accepts outside errors (a RecordError method).
+// TestErrorsReachBuild checks that controller errors reach app.Build as
+// registration errors.
 func TestErrorsReachBuild(t *testing.T) {
 	app := quietApp()
-	if _, ok := any(app).(interface{ RecordError(error) }); !ok {
-		t.Skip("core.Application has no RecordError method: mvc errors are reported by Handle and Err only")
-	}
 	if err := mvc.New(app.Router).Handle(new(missingParam)); err == nil {
 		t.Fatal("no error")
 	}

@@ -179,8 +179,7 @@
 //
 // Handle returns the controller's registration errors, and Err returns all
 // of an application's and its parties'. Route errors (an invalid or
-// conflicting pattern) are also reported by the core's app.Build. Other
-// errors reach app.Build only when the core application accepts outside
-// errors through a RecordError(error) method; check Handle's result or Err
-// otherwise.
+// conflicting pattern) and every other controller error are also reported
+// by the core's app.Build, each as a *core.RegistrationError, and the
+// application refuses to serve.
 package mvc

@@ -82,7 +82,7 @@ func inputsApp(t *testing.T, opts ...core.Option) *core.Application {
 	m := mvc.New(app.Party("/in"))
 	m.Register(&store{name: "store"}, &english{greeting: "hello"},
 		func(ctx *core.Context) (user, error) {
-			switch name := ctx.Header("X-User"); name {
+			switch name := ctx.RequestHeader("X-User"); name {
 			case "":
 				return user{Name: "guest"}, nil
 			case "mallory":

@@ -276,7 +276,7 @@ func writeStatus(ctx *core.Context, code int) bool {
 		ctx.StopWithError(fmt.Errorf("mvc: invalid status code %d returned by %s", code, routeName(ctx)))
 		return false
 	}
-	ctx.StatusCode(code)
+	ctx.SetStatus(code)
 	return true
 }
 
@@ -318,7 +318,7 @@ func writeResponse(ctx *core.Context, r Response) {
 		return
 	}
 	if r.ContentType != "" {
-		ctx.ContentType(r.ContentType)
+		ctx.SetContentType(r.ContentType)
 	}
 	if !writeStatus(ctx, r.Code) {
 		return

@@ -38,7 +38,7 @@ type resultsController struct{}
 func (c *resultsController) GetString() string { return "text" }
 func (c *resultsController) GetLabel() label   { return "named string" }
 func (c *resultsController) GetHTML(ctx *core.Context) string {
-	ctx.ContentType("text/html; charset=utf-8")
+	ctx.SetContentType("text/html; charset=utf-8")
 	return "<b>html</b>"
 }
 func (c *resultsController) GetBytes() []byte   { return []byte("raw bytes") }

@@ -66,7 +66,7 @@ func newTestApp(t *testing.T, cfg sessions.Config) *testApp {
 	app.Get("/get", func(ctx *core.Context) {
 		s := sessions.Get(ctx)
 		a.info(ctx, s)
-		ctx.WriteString(s.GetString(ctx.URLParamDefault("key", "name"), ""))
+		ctx.WriteString(s.GetString(ctx.QueryDefault("key", "name"), ""))
 	})
 	app.Get("/setget", func(ctx *core.Context) {
 		s := sessions.Get(ctx)
@@ -94,8 +94,8 @@ func newTestApp(t *testing.T, cfg sessions.Config) *testApp {
 }
 
 func (a *testApp) info(ctx *core.Context, s *sessions.Session) {
-	ctx.SetHeader("X-Session", s.ID())
-	ctx.SetHeader("X-New", strconv.FormatBool(s.IsNew()))
+	ctx.SetResponseHeader("X-Session", s.ID())
+	ctx.SetResponseHeader("X-New", strconv.FormatBool(s.IsNew()))
 }
 
 // do sends a request with the given Cookie header (none when empty).

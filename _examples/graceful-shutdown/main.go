@@ -30,7 +30,7 @@ func newApp(slow time.Duration, onShutdown func()) *vireo.Application {
 		ctx.Text("fast response")
 	})
 	app.Get("/slow", func(ctx *vireo.Context) {
-		ctx.ContentType("text/plain; charset=utf-8")
+		ctx.SetContentType("text/plain; charset=utf-8")
 		ctx.WriteString("working...\n")
 		// Flush so the client sees the first line at once: it knows the
 		// request is in flight.

@@ -21,7 +21,7 @@ func newApp() *vireo.Application {
 		ctx.Text("Hello, World!")
 	})
 	app.Get("/hello/{name}", func(ctx *vireo.Context) {
-		greeting := ctx.URLParamDefault("greeting", "Hello")
+		greeting := ctx.QueryDefault("greeting", "Hello")
 		ctx.Text(greeting + ", " + ctx.Param("name") + "!")
 	})
 	return app

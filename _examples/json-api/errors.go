@@ -22,7 +22,7 @@ type errorBody struct {
 // *vireo.HTTPError is meant for clients; any other error's text is only
 // shown for 4xx statuses, as internal errors may leak details.
 func jsonError(ctx *vireo.Context) {
-	code := ctx.GetStatusCode()
+	code := ctx.Status()
 	body := errorBody{Error: http.StatusText(code)}
 	var he *vireo.HTTPError
 	if err := ctx.Err(); errors.As(err, &he) {

@@ -76,8 +76,8 @@ func (h *api) create(ctx *vireo.Context) {
 		return
 	}
 	a := h.albums.create(Album{Title: in.Title, Artist: in.Artist, Year: in.Year})
-	ctx.SetHeader("Location", "/albums/"+strconv.Itoa(a.ID))
-	ctx.StatusCode(http.StatusCreated)
+	ctx.SetResponseHeader("Location", "/albums/"+strconv.Itoa(a.ID))
+	ctx.SetStatus(http.StatusCreated)
 	ctx.JSON(a)
 }
 
@@ -101,7 +101,7 @@ func (h *api) delete(ctx *vireo.Context) {
 		ctx.StopWithError(vireo.NewHTTPError(http.StatusNotFound, "album "+strconv.Itoa(id)+" not found"))
 		return
 	}
-	ctx.StatusCode(http.StatusNoContent)
+	ctx.SetStatus(http.StatusNoContent)
 }
 
 // readAlbum decodes and validates the body. On failure it has answered
@@ -114,7 +114,7 @@ func readAlbum(ctx *vireo.Context) (albumInput, bool) {
 		return in, false
 	}
 	if problems := in.validate(); problems != nil {
-		ctx.StatusCode(http.StatusBadRequest)
+		ctx.SetStatus(http.StatusBadRequest)
 		ctx.JSON(validationError{Error: "validation failed", Fields: problems})
 		ctx.StopExecution()
 		return in, false

@@ -96,7 +96,7 @@ func basicAuth(users map[string]string) vireo.Handler {
 		name, pass, ok := ctx.Request().BasicAuth()
 		want, known := users[name]
 		if !ok || !known || subtle.ConstantTimeCompare([]byte(pass), []byte(want)) != 1 {
-			ctx.SetHeader("WWW-Authenticate", `Basic realm="admin", charset="UTF-8"`)
+			ctx.SetResponseHeader("WWW-Authenticate", `Basic realm="admin", charset="UTF-8"`)
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}

@@ -84,7 +84,7 @@ func (c *BooksController) DeleteBy(id int, _ *Admin) int {
 // Search is routed explicitly in BeforeActivation; its name alone would
 // not make it a route.
 func (c *BooksController) Search(ctx *vireo.Context) []Book {
-	q := strings.ToLower(ctx.URLParam("q"))
+	q := strings.ToLower(ctx.Query("q"))
 	out := []Book{}
 	for _, b := range c.Repo.All() {
 		if strings.Contains(strings.ToLower(b.Title), q) {
@@ -98,7 +98,7 @@ func (c *BooksController) Search(ctx *vireo.Context) []Book {
 // controller's routes and an explicit route.
 func (c *BooksController) BeforeActivation(b mvc.BeforeActivation) {
 	b.Router().Use(func(ctx *vireo.Context) {
-		ctx.SetHeader("X-Books-Count", strconv.Itoa(len(c.Repo.All())))
+		ctx.SetResponseHeader("X-Books-Count", strconv.Itoa(len(c.Repo.All())))
 		ctx.Next()
 	})
 	b.Handle("GET", "/search", "Search")

@@ -95,7 +95,7 @@ type Admin struct{ Name string }
 // provider's error answers 401 and the method is never called.
 func adminProvider(token string) func(*vireo.Context) (*Admin, error) {
 	return func(ctx *vireo.Context) (*Admin, error) {
-		if subtle.ConstantTimeCompare([]byte(ctx.Header("X-Admin-Token")), []byte(token)) != 1 {
+		if subtle.ConstantTimeCompare([]byte(ctx.RequestHeader("X-Admin-Token")), []byte(token)) != 1 {
 			return nil, vireo.NewHTTPError(http.StatusUnauthorized, "admin token required")
 		}
 		return &Admin{Name: "root"}, nil

@@ -74,7 +74,7 @@ func csrfProtect(ctx *vireo.Context) {
 		ctx.Next()
 		return
 	}
-	sent := ctx.Header("X-CSRF-Token")
+	sent := ctx.RequestHeader("X-CSRF-Token")
 	if sent == "" {
 		sent = ctx.PostValue(csrfField)
 	}

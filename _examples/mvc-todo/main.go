@@ -97,10 +97,10 @@ func errorPage(name, title string) vireo.Handler {
 // sniffing, and a policy that allows only this site's own resources and
 // form targets.
 func securityHeaders(ctx *vireo.Context) {
-	ctx.SetHeader("X-Frame-Options", "DENY")
-	ctx.SetHeader("X-Content-Type-Options", "nosniff")
-	ctx.SetHeader("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'")
-	ctx.SetHeader("Referrer-Policy", "same-origin")
+	ctx.SetResponseHeader("X-Frame-Options", "DENY")
+	ctx.SetResponseHeader("X-Content-Type-Options", "nosniff")
+	ctx.SetResponseHeader("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'")
+	ctx.SetResponseHeader("Referrer-Policy", "same-origin")
 	ctx.Next()
 }
 

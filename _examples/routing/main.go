@@ -38,7 +38,7 @@ func newApp() *vireo.Application {
 		ctx.Text("user named " + ctx.Param("name"))
 	})
 	app.Post("/users", func(ctx *vireo.Context) {
-		ctx.StatusCode(http.StatusCreated)
+		ctx.SetStatus(http.StatusCreated)
 		ctx.Text("created " + ctx.PostValue("name"))
 	})
 	app.Get("/posts/{year:uint}/{slug:alpha}", func(ctx *vireo.Context) {
@@ -69,7 +69,7 @@ func newApp() *vireo.Application {
 	// A party groups routes under a prefix with middleware that runs only
 	// for them, and may have its own error pages.
 	api := app.Party("/api/v1", func(ctx *vireo.Context) {
-		ctx.SetHeader("X-API-Version", "1")
+		ctx.SetResponseHeader("X-API-Version", "1")
 		ctx.Next()
 	})
 	api.Get("/status", func(ctx *vireo.Context) {
@@ -99,8 +99,8 @@ func newApp() *vireo.Application {
 // chain stops with 401 and the route's handler never runs.
 func requireToken(token string) vireo.Handler {
 	return func(ctx *vireo.Context) {
-		if ctx.Header("Authorization") != "Bearer "+token {
-			ctx.SetHeader("WWW-Authenticate", "Bearer")
+		if ctx.RequestHeader("Authorization") != "Bearer "+token {
+			ctx.SetResponseHeader("WWW-Authenticate", "Bearer")
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}

@@ -25,7 +25,7 @@ func Example() {
 			ctx.StopWithError(err)
 			return
 		}
-		s.Set("user", ctx.URLParam("user"))
+		s.Set("user", ctx.Query("user"))
 	})
 	app.Get("/me", func(ctx *core.Context) {
 		ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous"))

@@ -87,8 +87,8 @@ func newInstance(t *testing.T, redis *redisServer, prefix string) *instance {
 			ctx.StopWithError(err)
 			return
 		}
-		s.Set("user", ctx.URLParam("user"))
-		ctx.SetHeader("X-Session", s.ID())
+		s.Set("user", ctx.Query("user"))
+		ctx.SetResponseHeader("X-Session", s.ID())
 	})
 	app.Get("/me", func(ctx *core.Context) {
 		ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous"))
@@ -171,7 +171,7 @@ func TestTTL(t *testing.T) {
 	app.Get("/set", func(ctx *core.Context) {
 		s := sessions.Get(ctx)
 		s.Set("n", 1)
-		ctx.SetHeader("X-Session", s.ID())
+		ctx.SetResponseHeader("X-Session", s.ID())
 	})
 	app.Get("/get", func(ctx *core.Context) { ctx.WriteString(strconv.Itoa(sessions.Get(ctx).GetInt("n", 0))) })
 	srv := httptest.NewServer(app)

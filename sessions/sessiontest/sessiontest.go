@@ -333,8 +333,8 @@ func newApp(t *testing.T, h Harness, cfg sessions.Config, withHandler bool) *app
 			ctx.StopWithError(err)
 			return nil
 		}
-		ctx.SetHeader("X-Session", s.ID())
-		ctx.SetHeader("X-New", strconv.FormatBool(s.IsNew()))
+		ctx.SetResponseHeader("X-Session", s.ID())
+		ctx.SetResponseHeader("X-New", strconv.FormatBool(s.IsNew()))
 		return s
 	}
 	if withHandler {
@@ -390,8 +390,8 @@ func newApp(t *testing.T, h Harness, cfg sessions.Config, withHandler bool) *app
 			ctx.StopWithError(err)
 			return
 		}
-		ctx.SetHeader("X-Old", oldID)
-		ctx.SetHeader("X-Session", s.ID())
+		ctx.SetResponseHeader("X-Old", oldID)
+		ctx.SetResponseHeader("X-Session", s.ID())
 	})
 	if err := va.Build(); err != nil {
 		t.Fatal(err)

@@ -135,7 +135,7 @@ func writeComparison(b *strings.Builder, c *Comparison, chart string) {
 // appRow returns the cells of a's row; its length always equals tableHeader's.
 func appRow(c *Comparison, a *App) []string {
 	row := make([]string, len(tableHeader))
-	row[0] = a.Name
+	row[0] = Label(a.Name)
 	for i := 1; i < len(row); i++ {
 		row[i] = "–"
 	}

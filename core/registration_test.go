@@ -1,0 +1,110 @@
+package core
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/vireo-go/vireo/internal/registry"
+)
+
+// TestRegistrationErrorKinds checks that everything Build refuses is a
+// *RegistrationError naming the method and pattern when there is one.
+func TestRegistrationErrorKinds(t *testing.T) {
+	var nilFS fs.FS
+	tests := []struct {
+		name          string
+		register      func(app *Application)
+		method, patt  string
+		wantInMessage string
+	}{
+		{"syntax", func(app *Application) { app.Get("/a/{b", ok("")) }, "GET", "/a/{b", "unclosed"},
+		{"conflict", func(app *Application) { app.Get("/a", ok("")); app.Get("/a", ok("")) }, "GET", "/a", "/a"},
+		{"nil handler", func(app *Application) { app.Post("/n", nil) }, "POST", "/n", "nil handler"},
+		{"no handler", func(app *Application) { app.Put("/n") }, "PUT", "/n", "no handler"},
+		{"party prefix", func(app *Application) { app.Party("p") }, "", "p", "begin with '/'"},
+		{"nil fs", func(app *Application) { app.HandleDir("/static", nilFS) }, "GET", "/static", "fs.FS"},
+		{"trusted proxy", func(app *Application) { WithTrustedProxies("X-Real-IP", "not-an-ip")(app) }, "", "", "WithTrustedProxies"},
+		{"nil view", func(app *Application) { app.RegisterView(nil) }, "", "", "nil engine"},
+		{"outside package", func(app *Application) {
+			registry.RecordError(app, "", "", errors.New("mvc: controller cannot bind"))
+		}, "", "", "controller cannot bind"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			app := quietApp()
+			tt.register(app)
+			err := app.Build()
+			var re *RegistrationError
+			if !errors.As(err, &re) {
+				t.Fatalf("Build() = %#v, want a *RegistrationError", err)
+			}
+			if re.Method != tt.method || re.Pattern != tt.patt {
+				t.Errorf("RegistrationError{Method: %q, Pattern: %q}, want %q %q", re.Method, re.Pattern, tt.method, tt.patt)
+			}
+			if !strings.Contains(re.Error(), tt.wantInMessage) {
+				t.Errorf("Error() = %q, want it to contain %q", re.Error(), tt.wantInMessage)
+			}
+		})
+	}
+}
+
+// TestRecordErrorNeedsCoreApp checks that the internal recorder ignores
+// values that are not applications instead of panicking.
+func TestRecordErrorNeedsCoreApp(t *testing.T) {
+	cause := errors.New("x")
+	if err := registry.RecordError("not an app", "", "", cause); err != cause {
+		t.Errorf("RecordError(non-app) = %v, want the cause back", err)
+	}
+	if err := registry.RecordError(quietApp(), "", "", nil); err != nil {
+		t.Errorf("RecordError(nil error) = %v, want nil", err)
+	}
+}
+
+// TestFailedAppLogsOnce checks that an application with registration
+// errors served as an http.Handler answers 500 every time but logs once.
+func TestFailedAppLogsOnce(t *testing.T) {
+	var logs bytes.Buffer
+	app := New(WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	app.Get("/a/{", ok(""))
+	for i := 0; i < 3; i++ {
+		if w := do(app, "GET", "/a", nil); w.Code != http.StatusInternalServerError {
+			t.Fatalf("request %d: status %d, want 500", i, w.Code)
+		}
+	}
+	if n := strings.Count(logs.String(), "refusing to serve"); n != 1 {
+		t.Errorf("logged %d times, want once:\n%s", n, logs.String())
+	}
+}
+
+// TestAnyMethodsIsACopy checks that changing AnyMethods' result does not
+// change what Any registers.
+func TestAnyMethodsIsACopy(t *testing.T) {
+	m := AnyMethods()
+	m[0] = "BREW"
+	if AnyMethods()[0] != http.MethodGet {
+		t.Fatal("AnyMethods returned the shared slice")
+	}
+	app := quietApp()
+	if routes := app.Any("/x", ok("")); len(routes) != len(m) || routes[0].Method != http.MethodGet {
+		t.Errorf("Any registered %v", routes)
+	}
+}
+
+// TestParamsTyped checks the typed getters, Uint included.
+func TestParamsTyped(t *testing.T) {
+	ps := Params{{"u", "42"}, {"neg", "-1"}, {"b", "true"}}
+	if u, err := ps.Uint("u"); err != nil || u != 42 {
+		t.Errorf("Uint(u) = %d, %v", u, err)
+	}
+	if _, err := ps.Uint("neg"); err == nil {
+		t.Error("Uint(-1) gave no error")
+	}
+	if b, err := ps.Bool("b"); err != nil || !b {
+		t.Errorf("Bool(b) = %v, %v", b, err)
+	}
+}

@@ -1,0 +1,45 @@
+// Replaceable response writers.
+//
+// Middleware that transforms the response body (compression, buffering for
+// a timeout) installs its own http.ResponseWriter around the current one
+// with SetResponseWriter; every writer of the Context (Write, Text, JSON,
+// the error page...) and ResponseWriter then go through it until the
+// middleware puts the previous one back. The Context's own record of the
+// status and size stays underneath, so a wrapper must pass WriteHeader on.
+//
+// The error page of a request normally runs after the whole chain has
+// returned, which is too late for a wrapper that finishes its stream when
+// its Next returns. WriteErrorPage lets such a middleware run the error
+// handler while its writer is still installed; it runs at most once per
+// request either way.
+
+package core
+
+import "net/http"
+
+// SetResponseWriter makes w the writer the rest of the request writes to,
+// and returns the writer it replaces so the middleware can restore it when
+// its Next returns. w usually wraps the returned writer; it must pass
+// WriteHeader on so that Status and the error handlers see the status.
+func (c *Context) SetResponseWriter(w http.ResponseWriter) (previous http.ResponseWriter) {
+	c.check()
+	previous = c.out
+	if w == nil {
+		w = &c.writer
+	}
+	c.out = w
+	return previous
+}
+
+// WriteErrorPage runs the error handler for the current status now, when
+// the status is an error (400 or more), nothing has been written and the
+// handler has not run yet for this request. Middleware that installs a
+// writer with SetResponseWriter calls it after Next, before finishing its
+// writer, so that error pages (404, 500, StopWithError) go through it like
+// any other body.
+func (c *Context) WriteErrorPage() {
+	c.check()
+	if c.writer.status >= 400 && !c.Written() {
+		c.app.safeFireError(c)
+	}
+}

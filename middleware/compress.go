@@ -1,0 +1,534 @@
+// Compression: gzip, brotli and zstd response bodies.
+//
+// Compress chooses an encoding from Accept-Encoding (highest q-value, ties
+// broken by the configured preference) and installs a writer with
+// core.Context.SetResponseWriter. That writer holds the first bytes of the
+// body back, in a pooled buffer, until it knows enough to decide:
+//
+//	pass through  HEAD, 1xx/204/206/304, Content-Encoding or Content-Range
+//	              already set, a content type outside the allow-list, a
+//	              Content-Length or a whole body below the minimum size
+//	compress      otherwise: Content-Length and Accept-Ranges are dropped,
+//	              Content-Encoding is set, a strong ETag becomes weak
+//
+// A Flush decides at once (a stream is compressed whatever its size, if its
+// type is allowed) and flushes the encoder, so server-sent events arrive
+// event by event. Requests with a Range header are never compressed, so
+// byte ranges keep meaning bytes of the file. Error pages (404, 500,
+// StopWithError) are written through the writer, before it finishes, with
+// core.Context.WriteErrorPage, so they follow the same rules as any body.
+// Vary: Accept-Encoding is set on every response.
+//
+// Encoders are pooled per encoding and reset for each response; so are the
+// writers and their buffers.
+
+package middleware
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+	"github.com/vireo-go/vireo/core"
+)
+
+// Encoding names accepted by WithEncodings and WithLevel.
+const (
+	EncodingZstd   = "zstd"
+	EncodingBrotli = "br"
+	EncodingGzip   = "gzip"
+)
+
+// DefaultCompressTypes are the media types Compress compresses by default.
+// A trailing "/*" matches a whole type, a leading "*+" a structured-syntax
+// suffix.
+var DefaultCompressTypes = []string{
+	"text/*", "application/json", "application/javascript", "application/xml",
+	"application/wasm", "image/svg+xml", "*+json", "*+xml",
+}
+
+// CompressOption configures Compress.
+type CompressOption func(*compressConfig) error
+
+type compressConfig struct {
+	encodings []string
+	levels    map[string]int
+	minSize   int
+	types     []string
+}
+
+// WithEncodings sets the encodings offered and their preference when the
+// client weighs several equally (default zstd, br, gzip).
+func WithEncodings(names ...string) CompressOption {
+	return func(c *compressConfig) error {
+		if len(names) == 0 {
+			return errors.New("middleware: Compress: no encodings")
+		}
+		for _, n := range names {
+			if n != EncodingZstd && n != EncodingBrotli && n != EncodingGzip {
+				return fmt.Errorf("middleware: Compress: unknown encoding %q", n)
+			}
+		}
+		c.encodings = names
+		return nil
+	}
+}
+
+// WithLevel sets the compression level of an encoding: gzip 1-9 (default
+// 5), br 0-11 (default 4), zstd 1-4, fastest to best (default 2).
+func WithLevel(encoding string, level int) CompressOption {
+	return func(c *compressConfig) error {
+		lo, hi := 1, 9
+		switch encoding {
+		case EncodingGzip:
+		case EncodingBrotli:
+			lo, hi = 0, 11
+		case EncodingZstd:
+			lo, hi = 1, 4
+		default:
+			return fmt.Errorf("middleware: Compress: unknown encoding %q", encoding)
+		}
+		if level < lo || level > hi {
+			return fmt.Errorf("middleware: Compress: %s level %d outside %d-%d", encoding, level, lo, hi)
+		}
+		c.levels[encoding] = level
+		return nil
+	}
+}
+
+// WithMinSize sets the smallest body that is compressed (default 1024
+// bytes); smaller ones are sent as they are. 0 compresses everything.
+func WithMinSize(n int) CompressOption {
+	return func(c *compressConfig) error {
+		if n < 0 || n > 1<<20 {
+			return fmt.Errorf("middleware: Compress: min size %d outside 0-1MiB", n)
+		}
+		c.minSize = n
+		return nil
+	}
+}
+
+// WithContentTypes replaces the media types that are compressed (default
+// DefaultCompressTypes), in the same forms.
+func WithContentTypes(types ...string) CompressOption {
+	return func(c *compressConfig) error {
+		for _, t := range types {
+			if !strings.Contains(t, "/") && !strings.HasPrefix(t, "*+") {
+				return fmt.Errorf("middleware: Compress: invalid media type %q", t)
+			}
+		}
+		c.types = types
+		return nil
+	}
+}
+
+// encoder is what gzip.Writer, brotli.Writer and zstd.Encoder have in common.
+type encoder interface {
+	io.Writer
+	Flush() error
+	Close() error
+	Reset(io.Writer)
+}
+
+type encoding struct {
+	name   string
+	header []string // Content-Encoding value, shared
+	pool   sync.Pool
+}
+
+type compress struct {
+	encodings []*encoding
+	minSize   int
+	types     []string
+	writers   sync.Pool
+}
+
+var varyAcceptEncoding = []string{"Accept-Encoding"}
+
+// Compress returns middleware compressing response bodies, or an error for
+// an invalid option. Install it with UseRouter, before other middleware
+// that writes, so that every response, error pages included, goes through
+// it.
+func Compress(opts ...CompressOption) (core.Handler, error) {
+	cfg := compressConfig{
+		encodings: []string{EncodingZstd, EncodingBrotli, EncodingGzip},
+		levels:    map[string]int{EncodingGzip: 5, EncodingBrotli: 4, EncodingZstd: 2},
+		minSize:   1024,
+		types:     DefaultCompressTypes,
+	}
+	for _, opt := range opts {
+		if err := opt(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	m := &compress{minSize: cfg.minSize}
+	for _, t := range cfg.types {
+		m.types = append(m.types, strings.ToLower(t))
+	}
+	for _, name := range cfg.encodings {
+		e := &encoding{name: name, header: []string{name}}
+		level := cfg.levels[name]
+		switch name {
+		case EncodingGzip:
+			e.pool.New = func() any {
+				w, _ := gzip.NewWriterLevel(nil, level) // the level was checked
+				return encoder(w)
+			}
+		case EncodingBrotli:
+			e.pool.New = func() any { return encoder(brotli.NewWriterLevel(nil, level)) }
+		case EncodingZstd:
+			e.pool.New = func() any {
+				w, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevel(level)),
+					zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true), zstd.WithWindowSize(1<<20))
+				if err != nil {
+					panic(err) // only for invalid options, which are constants here
+				}
+				return encoder(w)
+			}
+		}
+		m.encodings = append(m.encodings, e)
+	}
+	m.writers.New = func() any { return &compressWriter{buf: make([]byte, 0, max(m.minSize, 512))} }
+	return m.serve, nil
+}
+
+// MustCompress is Compress that panics on an invalid option.
+func MustCompress(opts ...CompressOption) core.Handler {
+	h, err := Compress(opts...)
+	if err != nil {
+		panic(err)
+	}
+	return h
+}
+
+func (m *compress) serve(ctx *core.Context) {
+	r := ctx.Request()
+	prev := ctx.ResponseWriter()
+	addVary(prev.Header(), varyAcceptEncoding)
+	enc := m.negotiate(r.Header["Accept-Encoding"])
+	if enc == nil || r.Method == http.MethodHead || r.Header.Get("Range") != "" {
+		ctx.Next()
+		return
+	}
+	cw := m.writers.Get().(*compressWriter)
+	cw.reset(m, prev, enc)
+	ctx.SetResponseWriter(cw)
+	defer m.finish(ctx, cw, prev)
+	ctx.Next()
+	if cw.state == undecided && len(cw.buf) == 0 {
+		ctx.WriteErrorPage() // no body yet: an error status gets its page here
+	}
+	cw.close()
+}
+
+// finish puts the previous writer back. When the chain panicked, the
+// response so far is abandoned: no compressed stream has reached the
+// client (else the core would not write a 500 page), so the header that
+// announced one is removed.
+func (m *compress) finish(ctx *core.Context, cw *compressWriter, prev http.ResponseWriter) {
+	ctx.SetResponseWriter(prev)
+	if !cw.closed {
+		if !ctx.Written() {
+			prev.Header().Del("Content-Encoding")
+		}
+		cw.zw = nil // its state is unknown; let the GC have it
+	}
+	cw.w, cw.enc = nil, nil
+	m.writers.Put(cw)
+}
+
+// negotiate returns the encoding with the highest q-value in the
+// Accept-Encoding values, ties going to the configured preference, or nil.
+func (m *compress) negotiate(values []string) *encoding {
+	if len(values) == 0 {
+		return nil
+	}
+	var best *encoding
+	bestQ := 0.0
+	for _, e := range m.encodings {
+		if q := acceptQ(values, e.name); q > bestQ {
+			best, bestQ = e, q
+		}
+	}
+	return best
+}
+
+// acceptQ returns the q-value the Accept-Encoding values give name: its own
+// entry's, else that of "*", else 0.
+func acceptQ(values []string, name string) float64 {
+	star := -1.0
+	for _, v := range values {
+		for v != "" {
+			var item string
+			item, v, _ = strings.Cut(v, ",")
+			token, params, _ := strings.Cut(item, ";")
+			token = strings.TrimSpace(token)
+			q := 1.0
+			if params != "" {
+				q = parseQ(params)
+			}
+			if strings.EqualFold(token, name) {
+				return q
+			}
+			if token == "*" {
+				star = q
+			}
+		}
+	}
+	return max(star, 0)
+}
+
+// parseQ reads q from ";"-separated parameters; a malformed q counts as 0.
+func parseQ(params string) float64 {
+	for params != "" {
+		var p string
+		p, params, _ = strings.Cut(params, ";")
+		k, val, _ := strings.Cut(strings.TrimSpace(p), "=")
+		if strings.EqualFold(strings.TrimSpace(k), "q") {
+			q, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+			if err != nil || q < 0 || q > 1 {
+				return 0
+			}
+			return q
+		}
+	}
+	return 1
+}
+
+// compressible reports whether the media type of contentType is allowed.
+func (m *compress) compressible(contentType string) bool {
+	mt, _, _ := strings.Cut(contentType, ";")
+	mt = strings.TrimSpace(mt)
+	for _, t := range m.types {
+		switch {
+		case strings.HasSuffix(t, "/*"):
+			if len(mt) >= len(t)-1 && strings.EqualFold(mt[:len(t)-1], t[:len(t)-1]) {
+				return true
+			}
+		case strings.HasPrefix(t, "*+"):
+			if len(mt) > len(t)-1 && strings.EqualFold(mt[len(mt)-len(t)+1:], t[1:]) {
+				return true
+			}
+		default:
+			if strings.EqualFold(mt, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+const (
+	undecided = iota
+	passing
+	compressing
+)
+
+// compressWriter is the http.ResponseWriter Compress installs.
+type compressWriter struct {
+	m      *compress
+	w      http.ResponseWriter
+	enc    *encoding
+	zw     encoder
+	status int
+	state  uint8
+	closed bool
+	buf    []byte
+}
+
+func (cw *compressWriter) reset(m *compress, w http.ResponseWriter, enc *encoding) {
+	cw.m, cw.w, cw.enc = m, w, enc
+	cw.status = http.StatusOK
+	cw.state = undecided
+	cw.closed = false
+	cw.buf = cw.buf[:0]
+}
+
+// Header returns the response header.
+func (cw *compressWriter) Header() http.Header { return cw.w.Header() }
+
+// WriteHeader passes the status on (the core holds it until the body) and
+// remembers it for the decision.
+func (cw *compressWriter) WriteHeader(code int) {
+	if code >= 200 && cw.state == undecided {
+		cw.status = code
+	}
+	cw.w.WriteHeader(code)
+}
+
+// Write buffers, compresses or passes p through, as decided.
+func (cw *compressWriter) Write(p []byte) (int, error) {
+	switch cw.state {
+	case passing:
+		return cw.w.Write(p)
+	case compressing:
+		return cw.zw.Write(p)
+	}
+	if cw.closed {
+		return 0, core.ErrContextReleased
+	}
+	if !cw.decideEarly() {
+		if len(cw.buf)+len(p) < cw.m.minSize {
+			cw.buf = append(cw.buf, p...)
+			return len(p), nil
+		}
+		if err := cw.decide(p, false); err != nil {
+			return 0, err
+		}
+	}
+	return cw.Write(p)
+}
+
+// WriteString is Write for strings; passing through, it avoids a copy.
+func (cw *compressWriter) WriteString(s string) (int, error) {
+	if cw.state == passing {
+		return io.WriteString(cw.w, s)
+	}
+	if cw.state == undecided && !cw.closed && len(cw.buf)+len(s) < cw.m.minSize && !cw.decideEarly() {
+		cw.buf = append(cw.buf, s...)
+		return len(s), nil
+	}
+	return cw.Write([]byte(s))
+}
+
+// decideEarly decides from the status and headers alone, when they are
+// enough, and reports whether it decided.
+func (cw *compressWriter) decideEarly() bool {
+	h := cw.w.Header()
+	switch {
+	case cw.status < 200, cw.status == http.StatusNoContent, cw.status == http.StatusPartialContent,
+		cw.status == http.StatusNotModified, h.Get("Content-Encoding") != "", h.Get("Content-Range") != "":
+		cw.pass()
+		return true
+	}
+	if ct := h.Get("Content-Type"); ct != "" && !cw.m.compressible(ct) {
+		cw.pass()
+		return true
+	}
+	if cl := h.Get("Content-Length"); cl != "" {
+		n, err := strconv.ParseInt(cl, 10, 64)
+		if err != nil || n < int64(cw.m.minSize) {
+			cw.pass()
+			return true
+		}
+		if h.Get("Content-Type") != "" {
+			cw.start()
+			return true
+		}
+	}
+	return false
+}
+
+// decide chooses with the body known so far (buf, then next): the content
+// type is sniffed when the handler set none. force compresses whatever the
+// size (a Flush). The buffered bytes are written out.
+func (cw *compressWriter) decide(next []byte, force bool) error {
+	h := cw.w.Header()
+	ct := h.Get("Content-Type")
+	if ct == "" && (len(cw.buf) > 0 || len(next) > 0) {
+		sniff := cw.buf
+		if len(sniff) < 512 && len(next) > 0 {
+			sniff = append(sniff, next[:min(len(next), 512-len(sniff))]...)
+			cw.buf = sniff[:len(cw.buf)]
+		}
+		ct = http.DetectContentType(sniff)
+		h.Set("Content-Type", ct)
+	}
+	if ct != "" && cw.m.compressible(ct) && (force || len(cw.buf)+len(next) >= cw.m.minSize) {
+		cw.start()
+	} else {
+		cw.pass()
+	}
+	if len(cw.buf) == 0 {
+		return nil
+	}
+	buf := cw.buf
+	cw.buf = cw.buf[:0]
+	var err error
+	if cw.state == compressing {
+		_, err = cw.zw.Write(buf)
+	} else {
+		_, err = cw.w.Write(buf)
+	}
+	return err
+}
+
+func (cw *compressWriter) pass() { cw.state = passing }
+
+func (cw *compressWriter) start() {
+	h := cw.w.Header()
+	delete(h, "Content-Length")
+	delete(h, "Accept-Ranges")
+	h["Content-Encoding"] = cw.enc.header
+	if et := h.Get("Etag"); et != "" && !strings.HasPrefix(et, "W/") {
+		h.Set("Etag", "W/"+et)
+	}
+	cw.zw = cw.enc.pool.Get().(encoder)
+	cw.zw.Reset(cw.w)
+	cw.state = compressing
+}
+
+// Flush decides at once, flushes the encoder, then the server's writer.
+func (cw *compressWriter) Flush() { _ = cw.FlushError() }
+
+// FlushError is Flush that reports failure, for http.ResponseController.
+func (cw *compressWriter) FlushError() error {
+	if cw.state == undecided {
+		if !cw.decideEarly() {
+			if err := cw.decide(nil, true); err != nil {
+				return err
+			}
+		}
+	}
+	if cw.state == compressing {
+		if err := cw.zw.Flush(); err != nil {
+			return err
+		}
+	}
+	return http.NewResponseController(cw.w).Flush()
+}
+
+// Hijack hands the connection over, for protocol upgrades.
+func (cw *compressWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	cw.state = passing
+	return http.NewResponseController(cw.w).Hijack()
+}
+
+// Unwrap returns the wrapped writer, for http.ResponseController.
+func (cw *compressWriter) Unwrap() http.ResponseWriter { return cw.w }
+
+// close writes what is still buffered (uncompressed: the whole body was
+// below the minimum size) or ends the compressed stream.
+func (cw *compressWriter) close() {
+	switch cw.state {
+	case undecided:
+		if len(cw.buf) > 0 {
+			cw.decideEarly()
+			if cw.state == undecided {
+				cw.pass()
+			}
+			if cw.state == compressing { // a Content-Length claimed more than was written
+				cw.zw.Write(cw.buf)
+			} else {
+				cw.w.Write(cw.buf)
+			}
+		}
+	}
+	if cw.state == compressing {
+		cw.zw.Close()
+		cw.zw.Reset(nil)
+		cw.enc.pool.Put(cw.zw)
+		cw.zw = nil
+	}
+	cw.closed = true
+	cw.buf = cw.buf[:0]
+}

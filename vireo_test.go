@@ -1,0 +1,72 @@
+package vireo_test
+
+import (
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// exported returns the exported package-level identifiers of the package
+// in dir (constants, variables, functions, types and their constructors),
+// test files excluded.
+func exported(t *testing.T, dir string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range pkgs {
+		d := doc.New(p, dir, 0)
+		values := func(vs []*doc.Value) {
+			for _, v := range vs {
+				for _, s := range v.Decl.Specs {
+					for _, id := range s.(*ast.ValueSpec).Names {
+						if id.IsExported() {
+							names = append(names, id.Name)
+						}
+					}
+				}
+			}
+		}
+		values(d.Consts)
+		values(d.Vars)
+		for _, f := range d.Funcs {
+			names = append(names, f.Name)
+		}
+		for _, ty := range d.Types {
+			names = append(names, ty.Name)
+			values(ty.Consts)
+			values(ty.Vars)
+			for _, f := range ty.Funcs {
+				names = append(names, f.Name)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// TestFacadeMatchesCore checks that the facade re-exports every exported
+// identifier of core and nothing else, so the two cannot drift apart.
+func TestFacadeMatchesCore(t *testing.T) {
+	facade, core := exported(t, "."), exported(t, "core")
+	for _, name := range core {
+		if _, found := slices.BinarySearch(facade, name); !found {
+			t.Errorf("core.%s is not re-exported by package vireo", name)
+		}
+	}
+	for _, name := range facade {
+		if _, found := slices.BinarySearch(core, name); !found {
+			t.Errorf("vireo.%s has no counterpart in core", name)
+		}
+	}
+}
