@@ -1,5 +1,10 @@
 // Command nethttp is the simple comparison on the standard library alone:
 // a Go 1.22+ ServeMux pattern with a path wildcard, GET /api/values/{id}.
+// It is the floor of the comparison, what it costs with no framework.
+//
+// The http.Server has the timeouts Vireo sets by default (core.Serve), so
+// the ratio to this app prices the framework, not a safety setting; the
+// test keeps the values equal to core's.
 package main
 
 import (
@@ -7,6 +12,14 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"time"
+)
+
+// The defaults of Vireo's server (core.DefaultReadHeaderTimeout and so on).
+const (
+	readHeaderTimeout = 10 * time.Second
+	idleTimeout       = 120 * time.Second
+	maxHeaderBytes    = 1 << 20
 )
 
 func main() {
@@ -25,8 +38,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: readHeaderTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+	}
 	fmt.Printf("Now listening on: http://127.0.0.1:%d\nApplication started. Press CTRL+C to shut down.\n", ln.Addr().(*net.TCPAddr).Port)
-	if err := http.Serve(ln, mux); err != nil {
+	if err := srv.Serve(ln); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -41,7 +41,7 @@ func WriteChart(c *Comparison, path string) error {
 		if a.Summary == nil {
 			continue
 		}
-		bars = append(bars, bar{name: a.Name, spread: a.Summary.RequestsPerSec, base: a.Name == c.Baseline})
+		bars = append(bars, bar{name: Label(a.Name), spread: a.Summary.RequestsPerSec, base: a.Name == c.Baseline})
 	}
 	title := fmt.Sprintf("%s: %s %s, requests/s (median, min-max)", c.title(), c.Method, c.Path)
 	return drawBars(bars, title, "requests per second", func(v float64) string { return fmt.Sprintf("%.0f", v) }, true, path)
@@ -58,7 +58,7 @@ func WriteInstructionsChart(c *Comparison, path string) error {
 			continue
 		}
 		v := a.Instructions.PerRequest
-		bars = append(bars, bar{name: a.Name, spread: Spread{Median: v, Min: v, Max: v}, base: a.Name == c.Baseline})
+		bars = append(bars, bar{name: Label(a.Name), spread: Spread{Median: v, Min: v, Max: v}, base: a.Name == c.Baseline})
 	}
 	title := fmt.Sprintf("%s: %s %s, instructions/request (callgrind)", c.title(), c.Method, c.Path)
 	return drawBars(bars, title, "instructions per request", formatCount, false, path)

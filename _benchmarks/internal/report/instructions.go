@@ -91,7 +91,7 @@ func writeInstructionsComparison(b *strings.Builder, c *Comparison, chart string
 // instructionsHeader's.
 func instructionsRow(c *Comparison, a *App) []string {
 	row := make([]string, len(instructionsHeader))
-	row[0] = a.Name
+	row[0] = Label(a.Name)
 	for i := 1; i < len(row); i++ {
 		row[i] = "–"
 	}

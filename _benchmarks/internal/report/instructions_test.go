@@ -35,6 +35,7 @@ func sampleInstructions() *Results {
 				{Name: "netcore", Stack: "dotnet", Skipped: "JIT runtimes under valgrind are not comparable (.NET)"},
 				{Name: "iris", Stack: "go", Instructions: count(1_020_000_000, 90_000_000)},
 				{Name: "gin", Stack: "go", Failed: "callgrind dump after the warm-up failed"},
+				{Name: "nethttp", Stack: "go", Instructions: count(760_000_000, 20_000_000)},
 			},
 		}, {
 			Name: "sessions", Variant: "cookie-keeping", Method: "GET", Path: "/setget", Connections: 8, Requests: 20000,
@@ -100,6 +101,7 @@ func TestWriteDirInstructions(t *testing.T) {
 		"| iris | 51000 | 1.33 | 20000 | 1.02G | 90.0M | – |",
 		"| netcore | not measured: JIT runtimes under valgrind are not comparable (.NET) |",
 		"| gin | failed: callgrind dump after the warm-up failed |",
+		"| net/http (floor) | 38000 | 0.99 | 20000 | 760M | 20.0M | – |",
 		"| iris-sessions | 45000 | n/a: vireo-sessions not measured |",
 		"![simple: instructions per request](simple-instructions.png)",
 		"## sessions (cookie-keeping): GET /setget",

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/core"
+)
+
+// TestApp builds this app, starts it on a free port and checks it against
+// expected/endpoints.json.
+func TestApp(t *testing.T) { benchtest.CheckGoApp(t, "nethttp-templates") }
+
+// TestViewsMatchExpected keeps the embedded views identical to the canonical
+// ones in expected/views-html, which the other Go templates apps use too.
+func TestViewsMatchExpected(t *testing.T) {
+	root, _ := benchtest.MustContract(t)
+	for _, name := range []string{"index.html", "layouts/layout.html"} {
+		want, err := os.ReadFile(filepath.Join(root, "expected", "views-html", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := views.ReadFile("views/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := benchtest.Diff(want, got); d != "" {
+			t.Errorf("views/%s differs from expected/views-html/%s: %s", name, name, d)
+		}
+	}
+}
+
+// TestServerDefaultsMatchVireo keeps the server settings equal to those
+// Vireo's Serve applies, so the floor pays for the same safety.
+func TestServerDefaultsMatchVireo(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		got, want int64
+	}{
+		{"ReadHeaderTimeout", int64(readHeaderTimeout), int64(core.DefaultReadHeaderTimeout)},
+		{"IdleTimeout", int64(idleTimeout), int64(core.DefaultIdleTimeout)},
+		{"MaxHeaderBytes", maxHeaderBytes, core.DefaultMaxHeaderBytes},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, Vireo's default is %d", c.name, c.got, c.want)
+		}
+	}
+}
