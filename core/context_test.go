@@ -213,3 +213,66 @@ func TestReadBodyLimit(t *testing.T) {
 		t.Fatal("StatusOf")
 	}
 }
+
+func TestReadXML(t *testing.T) {
+	type item struct {
+		Name string `xml:"name"`
+	}
+	app := quietApp(WithBodyLimit(64))
+	app.Post("/x", func(c *Context) {
+		var it item
+		if err := c.ReadXML(&it); err != nil {
+			c.StopWithError(err)
+			return
+		}
+		c.Text(it.Name)
+	})
+	tests := []struct {
+		name, body string
+		code       int
+		want       string
+	}{
+		{"valid", `<item><name>ann</name></item>`, 200, "ann"},
+		{"empty", ``, 400, "Bad Request: empty request body, XML expected"},
+		{"malformed", `<item><name>`, 400, "Bad Request: malformed XML"},
+		{"too large", `<item><name>` + strings.Repeat("x", 100) + `</name></item>`, 413, "Request Entity Too Large"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := do(app, "POST", "/x", strings.NewReader(tt.body))
+			if w.Code != tt.code || !strings.HasPrefix(w.Body.String(), tt.want) {
+				t.Fatalf("got %d %q; want %d %q", w.Code, w.Body, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+// TestWritersReportThroughErr checks the one error path: a writer that
+// fails returns nothing but stops the chain with the error, which Err and
+// the error page report.
+func TestWritersReportThroughErr(t *testing.T) {
+	var got error
+	app := quietApp()
+	app.Use(func(c *Context) { c.Next(); got = c.Err() })
+	app.Get("/json", func(c *Context) { c.JSON(func() {}) })
+	app.Get("/xml", func(c *Context) { c.XML(func() {}) })
+	app.Get("/view", func(c *Context) { c.View("page.html", nil) })
+	tests := []struct {
+		target string
+		want   error
+	}{
+		{"/json", nil},
+		{"/xml", nil},
+		{"/view", ErrNoViewEngine},
+	}
+	for _, tt := range tests {
+		got = nil
+		w := do(app, "GET", tt.target, nil)
+		if w.Code != 500 || got == nil || StatusOf(got) != 500 {
+			t.Errorf("%s: status %d, Err() = %v; want 500 and an error", tt.target, w.Code, got)
+		}
+		if tt.want != nil && !errors.Is(got, tt.want) {
+			t.Errorf("%s: Err() = %v, want %v", tt.target, got, tt.want)
+		}
+	}
+}

@@ -64,6 +64,30 @@
 // assembled once, by Build. A handler continues the chain with ctx.Next;
 // not calling it, or calling StopExecution, ends it.
 //
+// # Errors
+//
+// A handler reports failure in one way: ctx.StopWithError(err). The status
+// comes from err (StatusOf: an HTTPError's Code, else 500) and the error
+// handler for that status writes the page; ctx.Err returns err to it. The
+// response writers (Text, HTML, JSON, JSONIndent, XML, View) return nothing:
+// when encoding or writing fails they call StopWithError themselves. The
+// request readers (ReadBody, ReadJSON, ReadForm) return an error, an
+// HTTPError with 400, 413 or 415 and the reason, that the handler passes
+// on:
+//
+//	var in Album
+//	if err := ctx.ReadJSON(&in); err != nil {
+//		ctx.StopWithError(err)
+//		return
+//	}
+//	ctx.JSON(store.Add(in))
+//
+// Everything Application.Build refuses (patterns, conflicts, nil handlers,
+// options, view engines, mvc controllers) is a *RegistrationError naming the
+// method and pattern when there is one. An application with registration
+// errors does not serve: Listen returns them, and ServeHTTP answers 500 and
+// logs them once.
+//
 // # The Context rule
 //
 // A Context belongs to its request and is reused for another one after the
