@@ -8,9 +8,9 @@ import (
 )
 
 // RequestLogger returns middleware that logs one line per request (method,
-// path, status, bytes, duration and client address) at Info level, requests
-// that panic included. Install it with UseRouter to log unmatched requests
-// too.
+// path, status, bytes, duration, client address and, when middleware gave
+// the request one, its request_id) at Info level, requests that panic
+// included. Install it with UseRouter to log unmatched requests too.
 func RequestLogger(logger *slog.Logger) Handler {
 	if logger == nil {
 		logger = slog.Default()
@@ -23,14 +23,20 @@ func RequestLogger(logger *slog.Logger) Handler {
 			if rec != nil {
 				status = 500 // what the application will answer
 			}
-			logger.LogAttrs(c.request.Context(), slog.LevelInfo, "request",
+			attrs := [7]slog.Attr{
 				slog.String("method", c.request.Method),
 				slog.String("path", c.request.URL.Path),
 				slog.Int("status", status),
 				slog.Int64("bytes", c.writer.size),
 				slog.Duration("duration", time.Since(start)),
 				slog.String("remote", c.RemoteAddr()),
-			)
+			}
+			n := 6
+			if id := c.RequestID(); id != "" {
+				attrs[n] = slog.String("request_id", id)
+				n++
+			}
+			logger.LogAttrs(c.request.Context(), slog.LevelInfo, "request", attrs[:n]...)
 			if rec != nil {
 				panic(rec) // the application recovers it, with the original stack
 			}

@@ -1,0 +1,37 @@
+// Request IDs.
+//
+// The core does not make request IDs (middleware.RequestID does); it only
+// fixes where one is kept, so that everything that logs or shows a request
+// finds the same one: the request-scoped Values under RequestIDKey, as a
+// string or, to spare an allocation, a *string. RequestLogger adds it to its
+// line, Context.Logger to every line a handler logs, and error handlers
+// read it with Context.RequestID.
+
+package core
+
+import "log/slog"
+
+// RequestIDKey is the Values key of the request ID.
+const RequestIDKey = "vireo.request_id"
+
+// RequestID returns the request's ID, or "" when no middleware gave it one.
+func (c *Context) RequestID() string {
+	c.check()
+	switch v := c.values.Get(RequestIDKey).(type) {
+	case string:
+		return v
+	case *string:
+		return *v
+	}
+	return ""
+}
+
+// Logger returns the application's logger, with the request ID attached
+// (as "request_id") when the request has one, so that every line a handler
+// logs for the request can be matched with RequestLogger's.
+func (c *Context) Logger() *slog.Logger {
+	if id := c.RequestID(); id != "" {
+		return c.app.logger.With(slog.String("request_id", id))
+	}
+	return c.app.logger
+}
