@@ -1,0 +1,218 @@
+// Request timeouts.
+//
+// NextWithTimeout runs the rest of the chain in a goroutine, with a
+// deadline on the request's context.Context and the Context's writer
+// replaced by a buffer (timeoutWriter) whose every operation holds one
+// mutex. When the chain returns in time, the buffered status, headers and
+// body are copied to the real writer and the request goes on as usual
+// (error pages included). When the deadline comes first, the buffer is
+// closed under the mutex (later writes fail with http.ErrHandlerTimeout),
+// the timeout response is written straight to the server's writer and
+// flushed, with Connection: close, so the client has its whole answer at
+// the deadline; then the request's goroutine waits for the chain to return
+// before it marks the response written and gives the Context back.
+//
+// Waiting is what keeps an overrunning handler away from other requests:
+// the Context is not returned to the pool while the handler can still
+// reach it, so its late reads see its own request and its late writes are
+// refused; and during the wait the request's goroutine touches nothing the
+// handler can touch (the handler has the buffer, its own header map, the
+// request), so there is no data race. The cost of an overrun is a goroutine
+// and a connection held until the handler returns, as with
+// http.TimeoutHandler; handlers should watch Request().Context().Done().
+
+package core
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// TimeoutResponse is the answer sent when a handler overruns its deadline.
+type TimeoutResponse struct {
+	Status      int    // default 503
+	ContentType string // default text/plain; charset=utf-8
+	Body        string // default "Service Unavailable: the request took too long"
+}
+
+// DefaultTimeoutResponse is the response used when none is given.
+var DefaultTimeoutResponse = TimeoutResponse{
+	Status:      http.StatusServiceUnavailable,
+	ContentType: "text/plain; charset=utf-8",
+	Body:        "Service Unavailable: the request took too long",
+}
+
+// WithRequestTimeout gives every request a deadline of d: a handler still
+// running after d has its writes refused and the client gets 503 (see
+// Context.NextWithTimeout). It applies before all UseRouter middleware.
+// Streaming handlers (server-sent events) cannot run under it, since the
+// body is buffered until the handler returns.
+func WithRequestTimeout(d time.Duration) Option {
+	return func(app *Application) {
+		if d <= 0 {
+			app.errs = append(app.errs, &RegistrationError{Err: fmt.Errorf("WithRequestTimeout: duration %v is not positive", d)})
+			return
+		}
+		app.routerMiddleware = append(app.routerMiddleware, func(c *Context) { c.NextWithTimeout(d, nil) })
+	}
+}
+
+// NextWithTimeout runs the rest of the chain like Next, with a deadline of
+// d on Request().Context(). It reports whether the deadline passed first;
+// then the client got resp (DefaultTimeoutResponse when nil) and the
+// chain's writes were refused. See the file comment for the mechanism.
+func (c *Context) NextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOut bool) {
+	c.check()
+	if resp == nil {
+		resp = &DefaultTimeoutResponse
+	}
+	orig := c.request
+	tctx, cancel := context.WithTimeout(orig.Context(), d)
+	defer cancel()
+	c.request = orig.WithContext(tctx)
+
+	server := c.writer.w
+	tw := &timeoutWriter{c: c, h: c.writer.Header().Clone(), status: http.StatusOK}
+	prev := c.out
+	c.out = tw
+
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		c.Next()
+	}()
+
+	var rec any
+	select {
+	case rec = <-done:
+	case <-tctx.Done():
+		tw.mu.Lock()
+		finished := false
+		select {
+		case rec = <-done:
+			finished = true
+		default:
+			tw.timedOut = true
+		}
+		tw.mu.Unlock()
+		if finished {
+			break
+		}
+		n := writeTimeout(server, resp)
+		rec = <-done // the handler may still reach the Context: wait for it
+		c.out, c.request = prev, orig
+		c.writer.status = resp.Status
+		c.writer.wroteHeader = true
+		c.writer.size += int64(n)
+		if rec != nil {
+			panic(rec)
+		}
+		return true
+	}
+	c.out, c.request = prev, orig
+	if rec != nil {
+		panic(rec)
+	}
+	tw.copyTo(c)
+	return false
+}
+
+// writeTimeout writes resp to the server's writer and flushes it.
+func writeTimeout(w http.ResponseWriter, resp *TimeoutResponse) int {
+	status := resp.Status
+	if status == 0 {
+		status = http.StatusServiceUnavailable
+	}
+	h := w.Header()
+	for _, k := range [...]string{"Content-Encoding", "Etag", "Last-Modified", "Accept-Ranges", "Set-Cookie"} {
+		delete(h, k)
+	}
+	ct := resp.ContentType
+	if ct == "" {
+		ct = "text/plain; charset=utf-8"
+	}
+	h.Set("Content-Type", ct)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+	h.Set("Connection", "close")
+	w.WriteHeader(status)
+	n, _ := w.Write([]byte(resp.Body))
+	_ = http.NewResponseController(w).Flush()
+	return n
+}
+
+// timeoutWriter is the writer of a chain running under NextWithTimeout.
+type timeoutWriter struct {
+	mu       sync.Mutex
+	c        *Context
+	h        http.Header
+	buf      bytes.Buffer
+	status   int
+	wrote    bool
+	timedOut bool
+}
+
+// Header returns the chain's own header map, copied to the response when
+// the chain returns in time.
+func (tw *timeoutWriter) Header() http.Header { return tw.h }
+
+// WriteHeader records the status (informational ones are dropped).
+func (tw *timeoutWriter) WriteHeader(code int) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut || tw.wrote || code < 200 {
+		return
+	}
+	tw.status = code
+	tw.c.writer.status = code // what Status reports; nothing is sent
+}
+
+// Write buffers p, or fails with http.ErrHandlerTimeout after the deadline.
+func (tw *timeoutWriter) Write(p []byte) (int, error) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut {
+		return 0, http.ErrHandlerTimeout
+	}
+	tw.wrote = true
+	return tw.buf.Write(p)
+}
+
+// WriteString is Write for strings.
+func (tw *timeoutWriter) WriteString(s string) (int, error) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut {
+		return 0, http.ErrHandlerTimeout
+	}
+	tw.wrote = true
+	return tw.buf.WriteString(s)
+}
+
+// FlushError fails: a response under a deadline is sent whole.
+func (tw *timeoutWriter) FlushError() error {
+	return fmt.Errorf("vireo: cannot flush a response under a request timeout: %w", http.ErrNotSupported)
+}
+
+// copyTo sends what the chain wrote, after it returned in time.
+func (tw *timeoutWriter) copyTo(c *Context) {
+	h := c.writer.Header()
+	clear(h)
+	for k, v := range tw.h {
+		h[k] = v
+	}
+	if !tw.wrote {
+		return // the usual end of request: error page or bare status
+	}
+	c.writer.WriteHeader(tw.status)
+	if tw.buf.Len() == 0 {
+		c.writer.writeHeaderNow()
+		return
+	}
+	c.writer.Write(tw.buf.Bytes())
+}
