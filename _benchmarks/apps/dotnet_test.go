@@ -4,18 +4,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
 )
 
-// dotnetApps are the ASP.NET Core apps; each one's AssemblyName is its
-// directory name, so a build leaves bin/Release/net10.0/<app>.dll.
+// dotnetApps are the ASP.NET Core apps run by the JIT; each one's
+// AssemblyName is its directory name, so a publish leaves the apphost <app>.
 var dotnetApps = []string{"netcore", "netcore-mvc", "netcore-mvc-templates", "netcore-sessions"}
 
-// TestDotnetApps builds every ASP.NET Core app in Release and checks it
-// against the contract. Where dotnet is not installed it is skipped, saying
+// TestDotnetApps publishes every ASP.NET Core app in Release and checks it
+// against the contract, and that it states its runtime settings: server GC
+// (which .NET replaces by workstation GC when it sees a single processor),
+// concurrent GC, the Production environment. Where dotnet is not installed it is skipped, saying
 // so: the apps are then unchecked, and the runner reports them as skipped.
 func TestDotnetApps(t *testing.T) {
 	if _, err := exec.LookPath("dotnet"); err != nil {
@@ -25,15 +28,41 @@ func TestDotnetApps(t *testing.T) {
 	for _, app := range dotnetApps {
 		t.Run(app, func(t *testing.T) {
 			dir := filepath.Join(root, "apps", app)
-			build := exec.Command("dotnet", "build", "-c", "Release", "--nologo")
-			build.Dir = dir
-			if out, err := build.CombinedOutput(); err != nil {
-				t.Fatalf("dotnet build -c Release in %s: %v\n%s", dir, err, out)
+			out := t.TempDir()
+			env := append(os.Environ(), "DOTNET_NOLOGO=1", "DOTNET_CLI_TELEMETRY_OPTOUT=1")
+			// As the runner publishes it: Release, framework-dependent,
+			// started by its apphost.
+			publish := exec.Command("dotnet", "publish", "-c", "Release", "--nologo", "-o", out)
+			publish.Dir, publish.Env = dir, env
+			if b, err := publish.CombinedOutput(); err != nil {
+				t.Fatalf("dotnet publish -c Release in %s: %v\n%s", dir, err, b)
 			}
-			cmd := exec.Command("dotnet", filepath.Join("bin", "Release", "net10.0", app+".dll"))
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "DOTNET_NOLOGO=1", "DOTNET_CLI_TELEMETRY_OPTOUT=1")
-			benchtest.CheckApp(t, app, cmd, 60*time.Second)
+			cmd := exec.Command(filepath.Join(out, app))
+			cmd.Dir, cmd.Env = dir, env
+			got := benchtest.CheckApp(t, app, cmd, 60*time.Second)
+			checkRuntimeInfo(t, app, got)
 		})
+	}
+}
+
+// checkRuntimeInfo checks the "Runtime:" line of a .NET app: server GC
+// wherever the runtime sees more than one processor, concurrent GC, the
+// Production environment.
+func checkRuntimeInfo(t *testing.T, app string, info map[string]string) {
+	t.Helper()
+	if info == nil {
+		t.Errorf("%s printed no %q line after the readiness lines", app, benchtest.RuntimeInfoPrefix)
+		return
+	}
+	procs, err := strconv.Atoi(info["processors"])
+	if err != nil || procs < 1 {
+		t.Errorf("%s: processors %q in %v", app, info["processors"], info)
+	}
+	wantGC := "server, concurrent"
+	if procs == 1 {
+		wantGC = "workstation, concurrent"
+	}
+	if info["GC"] != wantGC || info["environment"] != "Production" {
+		t.Errorf("%s: runtime settings %v, want GC %q in the Production environment", app, info, wantGC)
 	}
 }

@@ -7,8 +7,20 @@
 // readiness lines are printed here in the words every app of the suite uses.
 // The address is --urls / ASPNETCORE_URLS when given, else
 // http://127.0.0.1:$PORT (5000).
+//
+// A third line, "Runtime: ...", states the GC mode (server or workstation,
+// concurrent or not), the processor count the runtime sees (the CPUs it is
+// pinned to) and the environment; the runner records it in results.json.
 
-var builder = WebApplication.CreateBuilder(args);
+using System.Runtime;
+
+// Always the Production environment, whatever ASPNETCORE_ENVIRONMENT says:
+// no developer exception page, no development-only configuration.
+var builder = WebApplication.CreateBuilder(new WebApplicationOptions
+{
+    Args = args,
+    EnvironmentName = Environments.Production,
+});
 builder.Logging.ClearProviders();
 if (string.IsNullOrEmpty(builder.Configuration["urls"]))
 {
@@ -28,6 +40,11 @@ app.Lifetime.ApplicationStarted.Register(() =>
         Console.WriteLine($"Now listening on: {address}");
     }
     Console.WriteLine("Application started. Press CTRL+C to shut down.");
+    // The runtime settings that matter for the measurement, in the one
+    // extra line the suite allows after the readiness lines.
+    var gc = GCSettings.IsServerGC ? "server" : "workstation";
+    var concurrent = GCSettings.LatencyMode == GCLatencyMode.Batch ? "non-concurrent" : "concurrent";
+    Console.WriteLine($"Runtime: .NET {Environment.Version}; GC: {gc}, {concurrent}; processors: {Environment.ProcessorCount}; environment: {app.Environment.EnvironmentName}");
 });
 
 app.Run();

@@ -57,7 +57,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cfg runner.Config
-	var apps, baselines, memMax, out string
+	var apps, baselines, memMax, out, dotnetProps string
 	fs.StringVar(&cfg.Mode, "mode", runner.ModeInterleaved, "interleaved (apps paused/resumed per round, ratios per round) or sequential")
 	fs.StringVar(&cfg.Profile, "profile", runner.ProfileDefault, "default, or constrained: limit the server's CPU and memory (-cpu-quota, -memory-max)")
 	fs.BoolVar(&cfg.Quick, "quick", false, "quick mode: 2s timed runs, 1 repeat, short warm-up (flags given explicitly still win)")
@@ -76,6 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.NodeWorkers, "workers", 0, "WORKERS (node:cluster processes) of the Node apps (default: number of server CPUs)")
 	fs.IntVar(&cfg.CPUQuotaPercent, "cpu-quota", 40, "constrained profile: percent of one CPU")
 	fs.StringVar(&memMax, "memory-max", "256M", "constrained profile: memory maximum (bytes, or with K, M, G)")
+	fs.StringVar(&dotnetProps, "dotnet-property", "", "comma-separated MSBuild properties for every dotnet publish, e.g. PublishReadyToRun=true or TieredPGO=false (default: none, the .csproj settings)")
 	fs.StringVar(&apps, "apps", "", "comma-separated apps to run (default: all of the comparisons)")
 	fs.StringVar(&baselines, "baseline", "", "comma-separated baseline apps; a comparison containing one uses it (default: its vireo app)")
 	fs.IntVar(&cfg.BasePort, "port", 5000, "port of a comparison's first app, the others follow; 0 picks free ports")
@@ -96,6 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cfg.Comparisons = fs.Args()
 	cfg.Apps = splitList(apps)
 	cfg.Baselines = splitList(baselines)
+	cfg.DotnetProperties = splitList(dotnetProps)
 	cfg.Log = stdout
 	cfg.Command = "cd _benchmarks && go run ./cmd/bench " + strings.Join(os.Args[1:], " ")
 	root, err := benchtest.ModuleRoot()

@@ -48,11 +48,13 @@ func BuildGo(t testing.TB, app string) string {
 // log line precedes them), and the comparison's request gets the expected
 // status, Content-Type and body. For a sessions endpoint it also sends the
 // session cookie back and expects the same answer. Then it stops the app and
-// requires that it printed nothing else, on stdout or stderr: logging must
+// requires that it printed nothing else (but one RuntimeInfoPrefix line right
+// after the readiness lines), on stdout or stderr: logging must
 // be off, since a line per request would be measured along with the app.
 // Each of the tolerated strings (a known one-time startup warning) is removed
-// from stderr before that check.
-func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration, tolerated ...string) {
+// from stderr before that check. It returns the settings of the app's
+// runtime-info line, or nil when it printed none.
+func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration, tolerated ...string) (runtimeInfo map[string]string) {
 	t.Helper()
 	_, c := MustContract(t)
 	_, ep, err := c.Endpoint(app)
@@ -79,8 +81,15 @@ func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration, to
 		}
 	}
 	p.Stop()
-	if got := p.Stdout(); len(got) > 2 {
-		t.Errorf("%s printed more than the readiness lines to stdout: %q", app, got[2:])
+	got := p.Stdout()
+	if len(got) > 2 {
+		got = got[2:]
+		if info, ok := ParseRuntimeInfo(got[0]); ok {
+			runtimeInfo, got = info, got[1:]
+		}
+		if len(got) > 0 {
+			t.Errorf("%s printed more than the readiness lines (and one %q line) to stdout: %q", app, RuntimeInfoPrefix, got)
+		}
 	}
 	stderr := p.Stderr()
 	for _, s := range tolerated {
@@ -89,6 +98,7 @@ func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration, to
 	if got := strings.TrimSpace(stderr); got != "" {
 		t.Errorf("%s printed to stderr: %q", app, got)
 	}
+	return runtimeInfo
 }
 
 // startOnFreePort starts cmd with StartProcess on a free port. Another

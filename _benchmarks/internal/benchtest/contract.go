@@ -30,6 +30,36 @@ const (
 	ReadyStarted   = "Application started. Press CTRL+C to shut down."
 )
 
+// RuntimeInfoPrefix starts the one line an app may print after the readiness
+// lines: its runtime settings as "key: value" pairs separated by "; ", such
+// as "Runtime: .NET 10.0.12; GC: server, concurrent; processors: 2". The
+// ASP.NET Core apps print it (GC mode and processor count decide how .NET
+// performs); the runner records it in results.json.
+const RuntimeInfoPrefix = "Runtime: "
+
+// ParseRuntimeInfo returns the settings of a RuntimeInfoPrefix line: the
+// first part (before any ':') under "runtime", the others under their key.
+// ok is false when line is not such a line.
+func ParseRuntimeInfo(line string) (info map[string]string, ok bool) {
+	rest, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), RuntimeInfoPrefix)
+	if !ok {
+		return nil, false
+	}
+	info = map[string]string{}
+	for i, part := range strings.Split(rest, ";") {
+		part = strings.TrimSpace(part)
+		k, v, found := strings.Cut(part, ":")
+		switch {
+		case part == "":
+		case !found && i == 0:
+			info["runtime"] = part
+		case found:
+			info[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	return info, true
+}
+
 // Endpoint is the request of one comparison and the response every app of
 // that comparison must give.
 type Endpoint struct {

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -64,10 +66,11 @@ func writeEnvironment(b *strings.Builder, res *Results) {
 		orUnknown(m.CPUModel), m.Cores, orUnknown(m.OS), orUnknown(m.Kernel), m.Arch, formatBytes(m.MemTotalBytes))
 	dotnet := orNotFound(v.Dotnet)
 	if v.Dotnet != "" {
-		dotnet = "SDK " + v.Dotnet + ", ASP.NET Core " + orUnknown(v.AspNetCore)
+		dotnet = "SDK " + v.Dotnet + ", runtime " + orUnknown(v.DotnetRuntime) + ", ASP.NET Core " + orUnknown(v.AspNetCore)
 	}
 	fmt.Fprintf(b, "- Versions: Go %s; .NET %s; Node.js %s; npm %s; Express %s; bombardier %s\n",
 		orNotFound(v.Go), dotnet, orNotFound(v.Node), orNotFound(v.Npm), orNotFound(v.Express), orNotFound(v.Bombardier))
+	writeRuntimeInfo(b, res)
 	load := "per comparison (the original article's -n)"
 	switch {
 	case s.Duration != "":
@@ -77,6 +80,9 @@ func writeEnvironment(b *strings.Builder, res *Results) {
 	}
 	fmt.Fprintf(b, "- Settings: %s mode, %d run(s) per app, %s, warm-up %s, request timeout %s\n",
 		s.Mode, s.Repeats, load, s.Warmup, s.Timeout)
+	if len(s.DotnetProperties) > 0 {
+		fmt.Fprintf(b, "- .NET apps published with -p:%s (not the .csproj defaults)\n", strings.Join(s.DotnetProperties, " -p:"))
+	}
 	pin := fmt.Sprintf("server on CPUs %s, bombardier on CPUs %s (taskset)", s.ServerCPUs, s.LoadCPUs)
 	if !s.Pinned {
 		pin = "not pinned: " + s.PinNote
@@ -95,6 +101,50 @@ func writeEnvironment(b *strings.Builder, res *Results) {
 		}
 	}
 	fmt.Fprintf(b, "- Profile: %s\n\n", prof)
+}
+
+// writeRuntimeInfo lists the runtime settings the apps stated at start
+// (App.Runtime), one line per distinct setting with the apps that had it.
+func writeRuntimeInfo(b *strings.Builder, res *Results) {
+	var order []string
+	apps := map[string][]string{}
+	for _, c := range res.Comparisons {
+		for _, a := range c.Apps {
+			if a.Runtime == nil {
+				continue
+			}
+			info := RuntimeString(a.Runtime)
+			if _, ok := apps[info]; !ok {
+				order = append(order, info)
+			}
+			if !slices.Contains(apps[info], a.Name) {
+				apps[info] = append(apps[info], a.Name)
+			}
+		}
+	}
+	for _, info := range order {
+		fmt.Fprintf(b, "- Runtime as stated by %s at start: %s\n", strings.Join(apps[info], ", "), info)
+	}
+}
+
+// RuntimeString formats the settings of an app's runtime-info line in a
+// fixed order: the runtime first, then the other keys sorted.
+func RuntimeString(info map[string]string) string {
+	var parts []string
+	if v := info["runtime"]; v != "" {
+		parts = append(parts, v)
+	}
+	keys := make([]string, 0, len(info))
+	for k := range info {
+		if k != "runtime" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		parts = append(parts, k+": "+info[k])
+	}
+	return strings.Join(parts, "; ")
 }
 
 func writeComparison(b *strings.Builder, c *Comparison, chart string) {

@@ -85,6 +85,9 @@ type Settings struct {
 	Constraint   *Limit   `json:"constraint,omitempty"`
 	BasePort     int      `json:"basePort"`
 	CookieMethod string   `json:"cookieMethod,omitempty"`
+	// DotnetProperties are the extra MSBuild properties of every dotnet
+	// publish (-dotnet-property), such as PublishReadyToRun=true.
+	DotnetProperties []string `json:"dotnetProperties,omitempty"`
 	// Instructions describes how the instruction counts were taken, in an
 	// instructions report.
 	Instructions *InstructionSettings `json:"instructions,omitempty"`
@@ -132,11 +135,13 @@ type Versions struct {
 	Go         string `json:"go"`
 	Dotnet     string `json:"dotnet"`     // the SDK (dotnet --version)
 	AspNetCore string `json:"aspnetcore"` // the Microsoft.AspNetCore.App runtime
-	Node       string `json:"node"`
-	Npm        string `json:"npm"`
-	Express    string `json:"express"`
-	Bombardier string `json:"bombardier"`
-	Valgrind   string `json:"valgrind,omitempty"` // instructions reports
+	// DotnetRuntime is the Microsoft.NETCore.App runtime the apps run on.
+	DotnetRuntime string `json:"dotnetRuntime,omitempty"`
+	Node          string `json:"node"`
+	Npm           string `json:"npm"`
+	Express       string `json:"express"`
+	Bombardier    string `json:"bombardier"`
+	Valgrind      string `json:"valgrind,omitempty"` // instructions reports
 }
 
 // Comparison is one comparison (simple, mvc, templates, sessions) and the
@@ -179,8 +184,12 @@ type App struct {
 	SourceFiles  []string          `json:"sourceFiles,omitempty"`
 	Dependencies map[string]string `json:"dependencies,omitempty"`
 	BuildSeconds float64           `json:"buildSeconds,omitempty"`
-	Runs         []Run             `json:"runs,omitempty"`
-	Summary      *Summary          `json:"summary,omitempty"`
+	// Runtime holds the settings the app stated at start in its
+	// "Runtime: ..." line (the .NET apps: GC mode, processor count,
+	// environment); nil for apps that print none.
+	Runtime map[string]string `json:"runtime,omitempty"`
+	Runs    []Run             `json:"runs,omitempty"`
+	Summary *Summary          `json:"summary,omitempty"`
 	// Instructions is the app's instruction count in an instructions
 	// report.
 	Instructions *Instructions `json:"instructions,omitempty"`

@@ -5,7 +5,8 @@
 //     lock file); run node <main of package.json>,
 //     NODE_ENV=production (Express caches views only then) and WORKERS=N
 //   - dotnet: dotnet publish apps/<name>/<Name>.csproj -c Release -o
-//     bin/dotnet/<name>; run the published apphost, or dotnet <Name>.dll
+//     bin/dotnet/<name> (plus -p:<property> for each -dotnet-property); run
+//     the published apphost, or dotnet <Name>.dll
 //
 // An app whose directory or runtime is missing is skipped with the reason;
 // it is never given numbers.
@@ -96,7 +97,7 @@ func (a *app) build(ctx context.Context, root string, cfg *Config) error {
 	case StackNode:
 		err = a.buildNode(ctx, cfg)
 	case StackDotnet:
-		err = a.buildDotnet(ctx, root)
+		err = a.buildDotnet(ctx, root, cfg)
 	default:
 		err = fmt.Errorf("unknown stack %q", a.stack)
 	}
@@ -185,14 +186,18 @@ func expressVersion(dir string) string {
 
 var assemblyName = regexp.MustCompile(`<AssemblyName>\s*([^<\s]+)\s*</AssemblyName>`)
 
-func (a *app) buildDotnet(ctx context.Context, root string) error {
+func (a *app) buildDotnet(ctx context.Context, root string, cfg *Config) error {
 	projects, _ := filepath.Glob(filepath.Join(a.dir, "*.csproj"))
 	if len(projects) != 1 {
 		return fmt.Errorf("want exactly one .csproj in apps/%s, found %d", a.name, len(projects))
 	}
 	out := filepath.Join(root, "bin", "dotnet", a.name)
 	env := []string{"DOTNET_CLI_TELEMETRY_OPTOUT=1", "DOTNET_NOLOGO=1", "DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1"}
-	if err := runTool(ctx, a.dir, env, "dotnet", "publish", projects[0], "-c", "Release", "-o", out); err != nil {
+	args := []string{"publish", projects[0], "-c", "Release", "--nologo", "-o", out}
+	for _, prop := range cfg.DotnetProperties {
+		args = append(args, "-p:"+prop)
+	}
+	if err := runTool(ctx, a.dir, env, "dotnet", args...); err != nil {
 		return err
 	}
 	name := strings.TrimSuffix(filepath.Base(projects[0]), ".csproj")

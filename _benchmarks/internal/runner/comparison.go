@@ -189,6 +189,12 @@ func (s *session) start(ctx context.Context, p *planned, lv *live, port int) (bo
 	}
 	lv.headers = headers
 	s.logf("verify %-24s ok", lv.app.name)
+	// The line follows the readiness lines at once; the verify round trip
+	// gave it time to arrive.
+	if info := proc.RuntimeInfo(); info != nil {
+		lv.row.Runtime = info
+		s.logf("info   %-24s %s", lv.app.name, report.RuntimeString(info))
+	}
 	if err := s.warm(ctx, p, lv, s.cfg.Warmup); err != nil {
 		return false, err
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"time"
 )
 
@@ -77,6 +78,10 @@ type Config struct {
 	ServerCPUs, LoadCPUs string
 	GOMAXPROCS           int
 	NodeWorkers          int
+	// DotnetProperties are MSBuild properties (Name=Value) given to every
+	// dotnet publish as -p:Name=Value, for example PublishReadyToRun=true
+	// or TieredPGO=false; none by default.
+	DotnetProperties []string
 	// CPUQuotaPercent and MemoryMax are the limits of the constrained profile.
 	CPUQuotaPercent int
 	MemoryMax       int64
@@ -175,6 +180,11 @@ func (c *Config) Validate() error {
 		return errors.New("runner: the constrained profile needs a CPU quota of at least 1% and at least 16 MiB of memory")
 	case c.BasePort < 0 || c.BasePort > 65535-32:
 		return fmt.Errorf("runner: base port %d out of range", c.BasePort)
+	}
+	for _, prop := range c.DotnetProperties {
+		if name, _, ok := strings.Cut(prop, "="); !ok || name == "" || strings.ContainsAny(prop, " ;") {
+			return fmt.Errorf("runner: dotnet property %q: want Name=Value without spaces or ';'", prop)
+		}
 	}
 	for _, name := range c.Comparisons {
 		if !isComparison(name) {

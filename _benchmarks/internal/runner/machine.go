@@ -82,14 +82,16 @@ func versions(ctx context.Context) report.Versions {
 		Npm:    toolVersion(ctx, "npm", "--version"),
 	}
 	if v.Dotnet != "" {
-		v.AspNetCore = aspNetCoreRuntime(ctx)
+		v.AspNetCore = dotnetRuntime(ctx, "Microsoft.AspNetCore.App")
+		v.DotnetRuntime = dotnetRuntime(ctx, "Microsoft.NETCore.App")
 	}
 	return v
 }
 
-// aspNetCoreRuntime returns the newest Microsoft.AspNetCore.App runtime that
-// `dotnet --list-runtimes` lists (the one a net10.0 app rolls forward to).
-func aspNetCoreRuntime(ctx context.Context) string {
+// dotnetRuntime returns the newest version of the shared framework name
+// (Microsoft.AspNetCore.App, Microsoft.NETCore.App) that `dotnet
+// --list-runtimes` lists: the one a net10.0 app rolls forward to.
+func dotnetRuntime(ctx context.Context, name string) string {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "dotnet", "--list-runtimes").Output()
@@ -98,7 +100,7 @@ func aspNetCoreRuntime(ctx context.Context) string {
 	}
 	latest := ""
 	for _, line := range strings.Split(string(out), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "Microsoft.AspNetCore.App" {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == name {
 			latest = f[1] // listed in ascending order
 		}
 	}

@@ -56,7 +56,8 @@ type Proc struct {
 	done    chan struct{} // closed when the process has exited
 	waitErr error
 	paused  bool
-	cg      *cgroup // nil unless the constrained profile placed it in one
+	info    map[string]string // the settings of its runtime-info line
+	cg      *cgroup           // nil unless the constrained profile placed it in one
 }
 
 // ProcSpec says what to start.
@@ -153,6 +154,9 @@ func (p *Proc) read(r io.Reader, log io.Writer, isStdout bool) {
 		if isStdout && !p.ready {
 			p.lines = append(p.lines, strings.TrimRight(line, "\r"))
 		}
+		if info, ok := benchtest.ParseRuntimeInfo(line); ok && isStdout && p.info == nil {
+			p.info = info
+		}
 		p.tail = append(p.tail, line)
 		if len(p.tail) > 40 {
 			p.tail = p.tail[len(p.tail)-40:]
@@ -195,6 +199,14 @@ func (p *Proc) waitReady(ctx context.Context, timeout time.Duration) error {
 			return fmt.Errorf("no readiness lines %q within %v", want, timeout)
 		}
 	}
+}
+
+// RuntimeInfo returns the settings the server stated in its runtime-info
+// line (benchtest.RuntimeInfoPrefix), or nil when it printed none so far.
+func (p *Proc) RuntimeInfo() map[string]string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.info
 }
 
 // Exited reports whether the server has exited, and its exit error.

@@ -246,6 +246,7 @@ func (s *session) settings() report.Settings {
 		ServerCPUs: c.ServerCPUs, LoadCPUs: c.LoadCPUs, Pinned: s.pin.pinned(), PinNote: s.pin.note,
 		GOMAXPROCS: c.GOMAXPROCS, NodeWorkers: c.NodeWorkers, Baseline: strings.Join(c.Baselines, ","),
 		Apps: c.Apps, Profile: c.Profile, BasePort: c.BasePort, CookieMethod: CookieMethod,
+		DotnetProperties: c.DotnetProperties,
 	}
 	if c.Duration > 0 {
 		st.Duration = c.Duration.String()
