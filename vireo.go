@@ -64,6 +64,9 @@ type (
 	// ViewEngine is the template engine interface Context.View renders
 	// through; the view package's engines implement it.
 	ViewEngine = core.ViewEngine
+	// TimeoutResponse is the answer sent when a handler overruns the
+	// deadline of WithRequestTimeout or Context.NextWithTimeout.
+	TimeoutResponse = core.TimeoutResponse
 )
 
 // Trailing-slash policies for WithTrailingSlash.
@@ -90,6 +93,10 @@ const (
 	// DefaultMaxHeaderBytes bounds the size of a request's headers.
 	DefaultMaxHeaderBytes = core.DefaultMaxHeaderBytes
 )
+
+// RequestIDKey is the Values key under which middleware keeps the request
+// ID that RequestLogger, Context.Logger and Context.RequestID read.
+const RequestIDKey = core.RequestIDKey
 
 // Errors the framework returns; compare them with errors.Is.
 var (
@@ -160,6 +167,10 @@ func WithStartupOutput(w io.Writer) Option { return core.WithStartupOutput(w) }
 // WithShutdownTimeout sets how long graceful shutdown waits for in-flight
 // requests (default 15s).
 func WithShutdownTimeout(d time.Duration) Option { return core.WithShutdownTimeout(d) }
+
+// WithRequestTimeout gives every request a deadline of d: a handler still
+// running after d has its writes refused and the client gets 503.
+func WithRequestTimeout(d time.Duration) Option { return core.WithRequestTimeout(d) }
 
 // WithTrustedProxies makes Context.RemoteAddr believe header
 // ("X-Forwarded-For" or "X-Real-IP") for connections from the given

@@ -55,11 +55,22 @@ func exported(t *testing.T, dir string) []string {
 	return names
 }
 
+// notReexported are core identifiers the facade leaves out on purpose.
+var notReexported = map[string]string{
+	// A struct variable cannot be aliased: a facade copy would be a second
+	// variable whose changes core never sees. Applications pass their own
+	// *TimeoutResponse instead.
+	"DefaultTimeoutResponse": "struct variable",
+}
+
 // TestFacadeMatchesCore checks that the facade re-exports every exported
 // identifier of core and nothing else, so the two cannot drift apart.
 func TestFacadeMatchesCore(t *testing.T) {
 	facade, core := exported(t, "."), exported(t, "core")
 	for _, name := range core {
+		if _, skip := notReexported[name]; skip {
+			continue
+		}
 		if _, found := slices.BinarySearch(facade, name); !found {
 			t.Errorf("core.%s is not re-exported by package vireo", name)
 		}
