@@ -97,12 +97,23 @@ func (c *Context) XML(v any) {
 	c.writeBuffered(xmlUTF8, buf.B)
 }
 
+// netHTTPBuffer is the size of the buffer net/http's response writer fills
+// before it sends the header (bufferBeforeChunkingSize in net/http; the
+// HTTP/2 server's is larger): a handler whose whole body fits in it gets its
+// Content-Length from net/http, HEAD responses included.
+const netHTTPBuffer = 2048
+
 // writeBuffered writes a complete body with its Content-Type (unless one
-// was set) and Content-Length; a failed write stops the chain with its
-// error.
+// was set) and its Content-Length; a failed write stops the chain with its
+// error. A body that fits in net/http's buffer is sized by net/http, which
+// is cheaper than setting the header here; a larger one gets the header
+// assigned directly, the key being canonical already, so that it is not
+// sent chunked.
 func (c *Context) writeBuffered(contentType []string, body []byte) {
 	c.setContentTypeIfUnset(contentType)
-	c.out.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	if len(body) > netHTTPBuffer {
+		c.out.Header()["Content-Length"] = []string{strconv.Itoa(len(body))}
+	}
 	c.writeOrStop(c.Write(body))
 }
 
