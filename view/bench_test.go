@@ -30,15 +30,11 @@ func benchSub(t testing.TB, dir string) fs.FS {
 }
 
 func benchHTML(t testing.TB) Engine {
-	e := HTML(benchSub(t, "html"), ".html").Layout("layouts/layout.html")
-	mustLoad(t, e)
-	return e
+	return mustHTML(t, benchSub(t, "html"), ".html", WithLayout("layouts/layout.html"))
 }
 
 func benchDjango(t testing.TB) Engine {
-	e := Django(benchSub(t, "django"), ".html")
-	mustLoad(t, e)
-	return e
+	return mustDjango(t, benchSub(t, "django"), ".html")
 }
 
 // benchDjangoEngineLayout serves the same page with an engine layout
@@ -47,12 +43,10 @@ func benchDjangoEngineLayout(t testing.TB) Engine {
 	layout, _ := fs.ReadFile(benchFS, "testdata/bench/django/layout.html")
 	index, _ := fs.ReadFile(benchFS, "testdata/bench/django/index.html")
 	page := strings.TrimSuffix(strings.TrimPrefix(string(index), `{% extends "layout.html" %}{% block content %}`), `{% endblock %}`+"\n")
-	e := Django(fstest.MapFS{
+	return mustDjango(t, fstest.MapFS{
 		"layout.html": {Data: []byte(strings.Replace(string(layout), `{% block content %}{% endblock %}`, `{{ content }}`, 1))},
 		"index.html":  {Data: []byte(page)},
-	}, ".html").Layout("layout.html")
-	mustLoad(t, e)
-	return e
+	}, ".html", WithLayout("layout.html"))
 }
 
 // TestBenchmarkPage checks that every way of rendering the benchmark page,
@@ -62,10 +56,14 @@ func TestBenchmarkPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirHTML := HTMLDir("testdata/bench/html", ".html").Layout("layouts/layout.html")
-	dirDjango := DjangoDir("testdata/bench/django", ".html")
-	mustLoad(t, dirHTML)
-	mustLoad(t, dirDjango)
+	dirHTML, err := NewHTMLDir("testdata/bench/html", ".html", WithLayout("layouts/layout.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirDjango, err := NewDjangoDir("testdata/bench/django", ".html")
+	if err != nil {
+		t.Fatal(err)
+	}
 	engines := []struct {
 		name string
 		e    Engine
@@ -126,7 +124,9 @@ func BenchmarkDjangoEngineLayout(b *testing.B) { benchRender(b, benchDjangoEngin
 
 // BenchmarkHTMLReload shows what Reload costs per render (a directory walk).
 func BenchmarkHTMLReload(b *testing.B) {
-	e := HTMLDir("testdata/bench/html", ".html").Layout("layouts/layout.html").Reload(true)
-	mustLoad(b, e)
+	e, err := NewHTMLDir("testdata/bench/html", ".html", WithLayout("layouts/layout.html"), WithReload(true))
+	if err != nil {
+		b.Fatal(err)
+	}
 	benchRender(b, e)
 }

@@ -3,6 +3,8 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -96,25 +98,16 @@ func TestConcurrentRenders(t *testing.T) {
 	sites := []struct {
 		name   string
 		site   concurrentSite
-		engine func(fsysOrDir any, reload bool) Engine
+		engine func(t testing.TB, fsys fs.FS, reload bool) Engine
 	}{
-		{"html", htmlConcurrentSite(), func(src any, reload bool) Engine {
-			if dir, ok := src.(string); ok {
-				return HTMLDir(dir, ".html").Reload(reload)
-			}
-			return HTML(src.(fstest.MapFS), ".html")
+		{"html", htmlConcurrentSite(), func(t testing.TB, fsys fs.FS, reload bool) Engine {
+			return mustHTML(t, fsys, ".html", WithReload(reload))
 		}},
-		{"django extends", djangoConcurrentSite(false), func(src any, reload bool) Engine {
-			if dir, ok := src.(string); ok {
-				return DjangoDir(dir, ".html").Reload(reload)
-			}
-			return Django(src.(fstest.MapFS), ".html")
+		{"django extends", djangoConcurrentSite(false), func(t testing.TB, fsys fs.FS, reload bool) Engine {
+			return mustDjango(t, fsys, ".html", WithReload(reload))
 		}},
-		{"django engine layout", djangoConcurrentSite(true), func(src any, reload bool) Engine {
-			if dir, ok := src.(string); ok {
-				return DjangoDir(dir, ".html").Reload(reload)
-			}
-			return Django(src.(fstest.MapFS), ".html")
+		{"django engine layout", djangoConcurrentSite(true), func(t testing.TB, fsys fs.FS, reload bool) Engine {
+			return mustDjango(t, fsys, ".html", WithReload(reload))
 		}},
 	}
 	for _, tt := range sites {
@@ -123,8 +116,7 @@ func TestConcurrentRenders(t *testing.T) {
 			for name, content := range tt.site.files {
 				fsys[name] = &fstest.MapFile{Data: []byte(content)}
 			}
-			e := tt.engine(fsys, false)
-			mustLoad(t, e)
+			e := tt.engine(t, fsys, false)
 			hammer(t, e, tt.site, nil)
 		})
 		t.Run(tt.name+" reload", func(t *testing.T) {
@@ -133,8 +125,7 @@ func TestConcurrentRenders(t *testing.T) {
 				site.write(name, content)
 			}
 			site.write("churn.html", "0")
-			e := tt.engine(site.dir, true)
-			mustLoad(t, e)
+			e := tt.engine(t, os.DirFS(site.dir), true)
 			// Rewrite an unrelated file meanwhile, so that renders race with
 			// rebuilds of the whole set.
 			var rewrites int

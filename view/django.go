@@ -15,46 +15,33 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"sync"
-	"sync/atomic"
 
 	"github.com/flosch/pongo2/v6"
-	"github.com/valyala/bytebufferpool"
 )
 
 // DjangoContentKey is the variable that holds the rendered page, marked safe,
 // when a Django page renders in an engine layout.
 const DjangoContentKey = "content"
 
-// DjangoEngine renders Django-syntax templates with pongo2/v6. Create it with
-// Django or DjangoDir, configure it with its chainable methods, then Load it
-// (the core's RegisterView does). Options set after Load take effect at the
-// next Load.
+// DjangoEngine renders Django-syntax templates with pongo2/v6. Create it
+// with NewDjango or NewDjangoDir; its configuration never changes
+// afterwards.
 //
 // Autoescaping is on (pongo2's default; pongo2.SetAutoescape(false) would turn
 // it off for the whole process). Render data may be a pongo2.Context, a map
 // with string keys or a struct; see "Data in the Django engine" in the package
 // documentation.
 //
-// A DjangoEngine is safe for concurrent use once loaded.
+// A DjangoEngine is safe for concurrent use.
 type DjangoEngine struct {
 	fsys fs.FS
 	ext  string
 
-	mu  sync.Mutex // guards cfg
-	cfg djangoConfig
-
-	run  atomic.Pointer[djangoConfig] // the configuration of the last Load
-	sets snapshots[*djangoSet]
-}
-
-// djangoConfig is the configuration a DjangoEngine is loaded with. Its maps
-// are copied on write and never mutated once shared.
-type djangoConfig struct {
-	layout  string
-	globals pongo2.Context
-	filters map[string]pongo2.FilterFunction
+	layout  string         // the default engine layout, "" for none
+	globals pongo2.Context // never modified once the engine is built
 	reload  bool
+
+	sets snapshots[*djangoSet]
 }
 
 // djangoSet is one parsed, immutable set of templates by name.
@@ -62,66 +49,52 @@ type djangoSet struct {
 	tpls map[string]*pongo2.Template
 }
 
-// Django returns an engine loading the templates in fsys whose name ends with
-// ext (such as ".html"; "" loads every file). Template names, in the engine's
-// API and in {% extends %} and {% include %}, are paths relative to the root
-// of fsys; names starting with "./" or "../" are relative to the template
-// that uses them.
-func Django(fsys fs.FS, ext string) *DjangoEngine {
-	return &DjangoEngine{fsys: fsys, ext: normalizeExt(ext)}
-}
-
-// DjangoDir returns an engine loading the templates under the directory dir:
-// Django(os.DirFS(dir), ext).
-func DjangoDir(dir, ext string) *DjangoEngine {
-	return Django(os.DirFS(dir), ext)
-}
-
-// Layout sets the default engine layout: pages are rendered first and their
-// output is given to the layout as {{ content }}. "" (the default) means
-// none, which is what pages that {% extends %} their layout want.
-func (e *DjangoEngine) Layout(name string) *DjangoEngine {
-	e.mu.Lock()
-	e.cfg.layout = name
-	e.mu.Unlock()
-	return e
-}
-
-// Globals adds variables every template of the engine sees (render data
-// with the same name wins).
-func (e *DjangoEngine) Globals(globals pongo2.Context) *DjangoEngine {
-	e.mu.Lock()
-	merged := make(pongo2.Context, len(e.cfg.globals)+len(globals))
-	merged.Update(e.cfg.globals)
-	merged.Update(globals)
-	e.cfg.globals = merged
-	e.mu.Unlock()
-	return e
-}
-
-// Filter adds a custom filter, used as {{ value|name }} or
-// {{ value|name:arg }}. pongo2 filters are global to the process: Load
-// registers it in pongo2 and fails if pongo2 already has a filter of that
-// name (builtin or registered elsewhere), so pick a distinctive name.
-func (e *DjangoEngine) Filter(name string, fn pongo2.FilterFunction) *DjangoEngine {
-	e.mu.Lock()
-	merged := make(map[string]pongo2.FilterFunction, len(e.cfg.filters)+1)
-	for k, v := range e.cfg.filters {
-		merged[k] = v
+// NewDjango returns an engine rendering the templates in fsys whose name
+// ends with ext (such as ".html"; "" loads every file), parsed before it
+// returns. Template names, in the engine's API and in {% extends %} and
+// {% include %}, are paths relative to the root of fsys; names starting
+// with "./" or "../" are relative to the template that uses them. The error
+// names the option that does not apply to the Django engine (WithFuncs,
+// WithDelims), a filter pongo2 already has, the file, line and column of a
+// parse error, or a default layout that does not exist.
+func NewDjango(fsys fs.FS, ext string, opts ...Option) (*DjangoEngine, error) {
+	o, err := applyOptions("django", djangoOptions, opts)
+	if err != nil {
+		return nil, err
 	}
-	merged[name] = fn
-	e.cfg.filters = merged
-	e.mu.Unlock()
+	if fsys == nil {
+		return nil, errNilFS("django")
+	}
+	e := &DjangoEngine{
+		fsys:    fsys,
+		ext:     normalizeExt(ext),
+		layout:  o.layout,
+		globals: o.globals,
+		reload:  o.reload,
+	}
+	if err := registerFilters(e, o.filters); err != nil {
+		return nil, err
+	}
+	if err := e.load(true); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// MustNewDjango is like NewDjango but panics if it fails. It is meant for
+// templates embedded in the program, whose errors are the program's bugs.
+func MustNewDjango(fsys fs.FS, ext string, opts ...Option) *DjangoEngine {
+	e, err := NewDjango(fsys, ext, opts...)
+	if err != nil {
+		panic(err)
+	}
 	return e
 }
 
-// Reload turns development mode on or off: when on, every render first
-// checks whether a template file changed and re-parses the set if so.
-func (e *DjangoEngine) Reload(enabled bool) *DjangoEngine {
-	e.mu.Lock()
-	e.cfg.reload = enabled
-	e.mu.Unlock()
-	return e
+// NewDjangoDir returns an engine rendering the templates under the
+// directory dir: NewDjango(os.DirFS(dir), ext, opts...).
+func NewDjangoDir(dir, ext string, opts ...Option) (*DjangoEngine, error) {
+	return NewDjango(os.DirFS(dir), ext, opts...)
 }
 
 // Name returns "django".
@@ -130,21 +103,21 @@ func (e *DjangoEngine) Name() string { return "django" }
 // Ext returns the extension of the files the engine loads.
 func (e *DjangoEngine) Ext() string { return e.ext }
 
-// Load registers the engine's filters and parses the templates. Parse errors
-// name the file, line and column. A missing default layout is an error.
-func (e *DjangoEngine) Load() error {
-	e.mu.Lock()
-	cfg := e.cfg
-	e.mu.Unlock()
-	if err := registerFilters(e, cfg.filters); err != nil {
+// Load brings the templates up to date with their files: NewDjango parsed
+// them, and Load parses them again when a file changed, was added or was
+// removed since (the core's RegisterView calls it, and finds nothing to
+// do). A new set replaces the current one only when it parses; renders
+// running meanwhile keep the set they started with. Parse errors name the
+// file, line and column. A missing default layout is an error.
+func (e *DjangoEngine) Load() error { return e.load(false) }
+
+// load parses the templates, even unchanged ones when force is set.
+func (e *DjangoEngine) load(force bool) error {
+	if err := e.sets.load(e.fsys, e.ext, e, force); err != nil {
 		return err
 	}
-	e.run.Store(&cfg)
-	if err := e.sets.load(e.fsys, e.ext, e); err != nil {
-		return err
-	}
-	if cfg.layout != "" && e.sets.cur.Load().set.tpls[cfg.layout] == nil {
-		return fmt.Errorf("view: django: layout %q: %w", cfg.layout, ErrNotFound)
+	if e.layout != "" && e.sets.cur.Load().set.tpls[e.layout] == nil {
+		return fmt.Errorf("view: django: layout %q: %w", e.layout, ErrNotFound)
 	}
 	return nil
 }
@@ -152,17 +125,14 @@ func (e *DjangoEngine) Load() error {
 // ExecuteWriter renders the template name into w, in the engine layout
 // layout ("" for the default, NoLayout for none). An error names the
 // template; w may then hold part of the page, which callers must not send.
-// A panic while rendering is returned as an error.
-func (e *DjangoEngine) ExecuteWriter(w io.Writer, name, layout string, data any) (err error) {
-	cfg := e.run.Load()
-	if cfg == nil {
-		return ErrNotLoaded
-	}
-	set, err := e.sets.get(cfg.reload, e.fsys, e.ext, e)
+// A panic in pongo2 or in a filter is not recovered here: the core's View
+// recovers it into a 500.
+func (e *DjangoEngine) ExecuteWriter(w io.Writer, name, layout string, data any) error {
+	set, err := e.sets.get(e.reload, e.fsys, e.ext, e)
 	if err != nil {
 		return err
 	}
-	layout = chooseLayout(layout, cfg.layout)
+	layout = chooseLayout(layout, e.layout)
 	t := set.tpls[name]
 	if t == nil {
 		return fmt.Errorf("view: django: %q: %w", name, ErrNotFound)
@@ -177,12 +147,6 @@ func (e *DjangoEngine) ExecuteWriter(w io.Writer, name, layout string, data any)
 	if err != nil {
 		return fmt.Errorf("view: django: render %s: %w", describe(name, layout), err)
 	}
-
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("view: django: render %s: panic: %v", describe(name, layout), r)
-		}
-	}()
 	if lt == nil {
 		if err := t.ExecuteWriterUnbuffered(ctx, w); err != nil {
 			return fmt.Errorf("view: django: render %q: %w", name, err)
@@ -190,8 +154,8 @@ func (e *DjangoEngine) ExecuteWriter(w io.Writer, name, layout string, data any)
 		return nil
 	}
 
-	buf := bytebufferpool.Get()
-	defer bytebufferpool.Put(buf)
+	buf := getBuffer()
+	defer putBuffer(buf)
 	if err := t.ExecuteWriterUnbuffered(ctx, buf); err != nil {
 		return fmt.Errorf("view: django: render %s: %w", describe(name, layout), err)
 	}
@@ -206,9 +170,8 @@ func (e *DjangoEngine) ExecuteWriter(w io.Writer, name, layout string, data any)
 
 // build parses the listed files into a new set (see builder).
 func (e *DjangoEngine) build(files []fileStamp) (*djangoSet, error) {
-	cfg := e.run.Load()
 	ts := pongo2.NewSet("vireo", fsLoader{fsys: e.fsys})
-	ts.Globals.Update(cfg.globals)
+	ts.Globals.Update(e.globals)
 
 	pongoMu.RLock()
 	defer pongoMu.RUnlock()

@@ -2,6 +2,7 @@ package view
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -43,15 +44,14 @@ var (
 func sharedDjango(t *testing.T) *DjangoEngine {
 	t.Helper()
 	djangoSharedOnce.Do(func() {
-		djangoShared = Django(djangoFS(), ".html").
-			Filter("vireotest_shout", func(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+		djangoShared, djangoSharedErr = NewDjango(djangoFS(), ".html",
+			WithFilter("vireotest_shout", func(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 				return pongo2.AsValue(strings.ToUpper(in.String()) + "!"), nil
-			}).
-			Globals(pongo2.Context{"Site": "vireo", "Title": "global title"})
-		djangoSharedErr = djangoShared.Load()
+			}),
+			WithGlobals(pongo2.Context{"Site": "vireo", "Title": "global title"}))
 	})
 	if djangoSharedErr != nil {
-		t.Fatalf("Load: %v", djangoSharedErr)
+		t.Fatalf("NewDjango: %v", djangoSharedErr)
 	}
 	return djangoShared
 }
@@ -69,8 +69,7 @@ type djangoPage struct {
 
 func TestDjangoRender(t *testing.T) {
 	e := sharedDjango(t)
-	framed := Django(djangoFS(), "html").Layout("frame.html")
-	mustLoad(t, framed)
+	framed := mustDjango(t, djangoFS(), "html", WithLayout("frame.html"))
 
 	tests := []struct {
 		name   string
@@ -159,9 +158,9 @@ func TestDjangoFilters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := Django(djangoFS(), ".html").Filter(tt.filter, tt.fn).Load()
+			_, err := NewDjango(djangoFS(), ".html", WithFilter(tt.filter, tt.fn))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("Load = %v, want an error containing %q", err, tt.want)
+				t.Fatalf("NewDjango = %v, want an error containing %q", err, tt.want)
 			}
 		})
 	}
@@ -203,9 +202,9 @@ func TestDjangoLoadErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := Django(tt.fsys, ".html").Layout(tt.layout).Load()
+			_, err := NewDjango(tt.fsys, ".html", WithLayout(tt.layout))
 			if err == nil {
-				t.Fatal("Load succeeded, want an error")
+				t.Fatal("NewDjango succeeded, want an error")
 			}
 			for _, s := range tt.want {
 				if !strings.Contains(err.Error(), s) {
@@ -228,10 +227,6 @@ func TestDjangoRenderErrors(t *testing.T) {
 		{"missing layout", "inner.html", "nope.html", nil, true, []string{"nope.html"}},
 		{"function error", "call.html", "", map[string]any{"Fn": func() (string, error) { return "", errors.New("fn failed") }},
 			false, []string{"call.html", "fn failed"}},
-		{"function panic", "call.html", "", map[string]any{"Fn": func() string { panic("fn panicked") }},
-			false, []string{"call.html", "panic", "fn panicked"}},
-		{"function panic inside the engine layout", "call.html", "frame.html", map[string]any{"Fn": func() string { panic("fn panicked") }},
-			false, []string{"call.html", "frame.html", "fn panicked"}},
 		{"computed include missing", "dynamic.html", "", map[string]any{"Part": "ghost.html"}, false, []string{"dynamic.html", "ghost.html"}},
 		{"unsupported data", "inner.html", "", 42, false, []string{"inner.html", "int"}},
 		{"map with other keys", "inner.html", "", map[int]string{1: "x"}, false, []string{"inner.html", "map[int]string"}},
@@ -254,20 +249,44 @@ func TestDjangoRenderErrors(t *testing.T) {
 		})
 	}
 	t.Run("not loaded", func(t *testing.T) {
-		if _, err := render(Django(djangoFS(), ".html"), "inner.html", "", nil); !errors.Is(err, ErrNotLoaded) {
-			t.Fatalf("err = %v, want ErrNotLoaded", err)
+		if _, err := render(new(DjangoEngine), "inner.html", "", nil); !errors.Is(err, errNotLoaded) {
+			t.Fatalf("err = %v, want errNotLoaded", err)
 		}
 	})
-	t.Run("panicking writer", func(t *testing.T) {
-		err := e.ExecuteWriter(panicWriter{}, "inner.html", "", nil)
-		if err == nil || !strings.Contains(err.Error(), "inner.html") {
-			t.Fatalf("err = %v, want an error naming inner.html", err)
-		}
-	})
+	// The engine adds no recover of its own (the core's View recovers):
+	// panics of functions, filters and writers reach the caller.
+	panics := []struct {
+		name, layout string
+		w            io.Writer
+		data         any
+		want         string
+	}{
+		{"panicking writer", "", panicWriter{}, nil, "writer exploded"},
+		{"function panic", "", io.Discard, map[string]any{"Fn": func() string { panic("fn panicked") }}, "fn panicked"},
+		{"function panic inside the engine layout", "frame.html", io.Discard, map[string]any{"Fn": func() string { panic("fn panicked") }}, "fn panicked"},
+	}
+	for _, tt := range panics {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != tt.want {
+					t.Fatalf("recovered %v, want %q", r, tt.want)
+				}
+			}()
+			page := "call.html"
+			if tt.data == nil {
+				page = "inner.html"
+			}
+			_ = e.ExecuteWriter(tt.w, page, tt.layout, tt.data)
+			t.Fatal("ExecuteWriter returned, want a panic")
+		})
+	}
 }
 
 func TestDjangoEngineInfo(t *testing.T) {
-	e := DjangoDir("testdata/bench/django", "html")
+	e, err := NewDjangoDir("testdata/bench/django", "html")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if e.Name() != "django" || e.Ext() != ".html" {
 		t.Fatalf("Name, Ext = %q, %q", e.Name(), e.Ext())
 	}

@@ -107,14 +107,18 @@ type snapshots[T any] struct {
 	mu  sync.Mutex // serializes rebuilds only, never plain renders
 }
 
-// load parses a fresh set unconditionally and makes it current. A failed
-// parse leaves the previous snapshot, if any, in place.
-func (s *snapshots[T]) load(fsys fs.FS, ext string, b builder[T]) error {
+// load parses a fresh set and makes it current. Unless force is set, a
+// current snapshot built without error from the same file versions is kept
+// as it is. A failed parse leaves the previous snapshot, if any, in place.
+func (s *snapshots[T]) load(fsys fs.FS, ext string, b builder[T], force bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	files, err := listFiles(fsys, ext)
 	if err != nil {
 		return err
+	}
+	if cur := s.cur.Load(); !force && cur != nil && cur.err == nil && sameFiles(files, cur.files) {
+		return nil
 	}
 	set, err := b.build(files)
 	if err != nil {
@@ -130,7 +134,7 @@ func (s *snapshots[T]) get(reload bool, fsys fs.FS, ext string, b builder[T]) (T
 	snap := s.cur.Load()
 	if snap == nil {
 		var zero T
-		return zero, ErrNotLoaded
+		return zero, errNotLoaded
 	}
 	if !reload {
 		return snap.set, snap.err

@@ -55,12 +55,20 @@ func TestSnapshots(t *testing.T) {
 	fsys := fstest.MapFS{"a.html": {Data: []byte("a"), ModTime: time.Unix(1, 0)}}
 	var s snapshots[int64]
 	b := &countingBuilder{}
-	if _, err := s.get(true, fsys, ".html", b); !errors.Is(err, ErrNotLoaded) {
+	if _, err := s.get(true, fsys, ".html", b); !errors.Is(err, errNotLoaded) {
 		t.Fatalf("get before load: %v", err)
 	}
-	if err := s.load(fsys, ".html", b); err != nil {
+	if err := s.load(fsys, ".html", b, true); err != nil {
 		t.Fatal(err)
 	}
+	t.Run("load without force keeps an up-to-date set", func(t *testing.T) {
+		if err := s.load(fsys, ".html", b, false); err != nil {
+			t.Fatal(err)
+		}
+		if n := b.builds.Load(); n != 1 {
+			t.Fatalf("%d builds, want 1", n)
+		}
+	})
 
 	t.Run("unchanged files: no rebuild, no lock", func(t *testing.T) {
 		s.mu.Lock() // as if a rebuild were running elsewhere

@@ -4,8 +4,11 @@
 // Load parses every template file into one html/template set named by path,
 // rewrites constant partials into {{ template }} calls, and compiles one
 // template per (layout, page) pair in which the layout's yield is a call of
-// the page (see html_rewrite.go). Rendering is two map lookups and one
-// Execute; the set is immutable once built, so renders share no mutable state.
+// the page (see html_rewrite.go). A page's entry holds its template alone,
+// in the default layout and in every layout, so a render in the default
+// layout or in none is one lookup by the page's name and one Execute (an
+// explicit layout adds a lookup in the entry). The set is immutable once
+// built, so renders share no mutable state.
 
 package view
 
@@ -16,10 +19,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"sync"
-	"sync/atomic"
-
-	"github.com/valyala/bytebufferpool"
 )
 
 // errYieldOutsideLayout is returned by a yield that was not compiled into a
@@ -30,96 +29,88 @@ var errYieldOutsideLayout = errors.New("yield called outside a layout render (us
 // reservedFuncs are the template functions the engine defines itself.
 var reservedFuncs = [...]string{"yield", "partial", "render"}
 
-// HTMLEngine renders html/template templates. Create it with HTML or
-// HTMLDir, configure it with its chainable methods, then Load it (the core's
-// RegisterView does). Options set after Load take effect at the next Load.
+// HTMLEngine renders html/template templates. Create it with NewHTML or
+// NewHTMLDir; its configuration never changes afterwards.
 //
-// An HTMLEngine is safe for concurrent use once loaded.
+// An HTMLEngine is safe for concurrent use.
 type HTMLEngine struct {
 	fsys fs.FS
 	ext  string
 
-	mu  sync.Mutex // guards cfg
-	cfg htmlConfig
-
-	run  atomic.Pointer[htmlConfig] // the configuration of the last Load
-	sets snapshots[*htmlSet]
-}
-
-// htmlConfig is the configuration an HTMLEngine is loaded with.
-type htmlConfig struct {
-	layout      string
-	funcs       template.FuncMap // copied on write, never mutated once shared
+	layout      string           // the default layout, "" for none
+	funcs       template.FuncMap // never modified once the engine is built
 	left, right string
 	reload      bool
+
+	sets snapshots[*htmlSet]
 }
 
 // htmlSet is one parsed, immutable template set.
 type htmlSet struct {
 	root *template.Template
-	// pages maps a file's name to its template.
-	pages map[string]*template.Template
-	// layouts maps a layout's name, then a page's name, to the template that
-	// renders the page in the layout.
-	layouts map[string]map[string]*template.Template
+	// pages maps a file's name to its compiled renders.
+	pages map[string]*htmlPage
+	// layouts holds the names of the files that call yield.
+	layouts map[string]bool
 }
 
-// HTML returns an engine loading the templates in fsys whose name ends with
-// ext (such as ".html"; "" loads every file). Template names are paths
-// relative to the root of fsys, extension included. Use it with an
-// embed.FS, an os.DirFS or a testing/fstest.MapFS.
-func HTML(fsys fs.FS, ext string) *HTMLEngine {
-	return &HTMLEngine{fsys: fsys, ext: normalizeExt(ext)}
+// htmlPage holds every compiled render of one page, so that a render finds
+// its template with one lookup by the page's name.
+type htmlPage struct {
+	alone     *template.Template            // the page without a layout
+	inDefault *template.Template            // in the default layout (alone without one)
+	layouts   map[string]*template.Template // in each layout, by the layout's name
 }
 
-// HTMLDir returns an engine loading the templates under the directory dir:
-// HTML(os.DirFS(dir), ext).
-func HTMLDir(dir, ext string) *HTMLEngine {
-	return HTML(os.DirFS(dir), ext)
-}
-
-// Layout sets the default layout, by template name, that pages render in
-// when ExecuteWriter is given no layout. "" (the default) means none.
-func (e *HTMLEngine) Layout(name string) *HTMLEngine {
-	e.mu.Lock()
-	e.cfg.layout = name
-	e.mu.Unlock()
-	return e
-}
-
-// Funcs adds template functions, as template.Template.Funcs does. The names
-// yield, partial and render are the engine's own: Load reports an error if
-// funcs defines one of them.
-func (e *HTMLEngine) Funcs(funcs template.FuncMap) *HTMLEngine {
-	e.mu.Lock()
-	merged := make(template.FuncMap, len(e.cfg.funcs)+len(funcs))
-	for k, v := range e.cfg.funcs {
-		merged[k] = v
+// NewHTML returns an engine rendering the templates in fsys whose name ends
+// with ext (such as ".html"; "" loads every file), parsed before it returns.
+// Template names are paths relative to the root of fsys, extension included.
+// Use it with an embed.FS, an os.DirFS or a testing/fstest.MapFS. The error
+// names the option that does not apply to the HTML engine (WithGlobals,
+// WithFilter), or the file and line of a parse error, a partial naming a
+// missing template or a default layout that does not exist or never yields.
+func NewHTML(fsys fs.FS, ext string, opts ...Option) (*HTMLEngine, error) {
+	o, err := applyOptions("html", htmlOptions, opts)
+	if err != nil {
+		return nil, err
 	}
-	for k, v := range funcs {
-		merged[k] = v
+	if fsys == nil {
+		return nil, errNilFS("html")
 	}
-	e.cfg.funcs = merged
-	e.mu.Unlock()
+	for _, name := range reservedFuncs {
+		if _, ok := o.funcs[name]; ok {
+			return nil, fmt.Errorf("view: html: function %q is reserved by the engine", name)
+		}
+	}
+	e := &HTMLEngine{
+		fsys:   fsys,
+		ext:    normalizeExt(ext),
+		layout: o.layout,
+		funcs:  o.funcs,
+		left:   o.left,
+		right:  o.right,
+		reload: o.reload,
+	}
+	if err := e.load(true); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// MustNewHTML is like NewHTML but panics if it fails. It is meant for
+// templates embedded in the program, whose errors are the program's bugs.
+func MustNewHTML(fsys fs.FS, ext string, opts ...Option) *HTMLEngine {
+	e, err := NewHTML(fsys, ext, opts...)
+	if err != nil {
+		panic(err)
+	}
 	return e
 }
 
-// Delims sets the action delimiters, as template.Template.Delims does; ""
-// keeps the default "{{" or "}}".
-func (e *HTMLEngine) Delims(left, right string) *HTMLEngine {
-	e.mu.Lock()
-	e.cfg.left, e.cfg.right = left, right
-	e.mu.Unlock()
-	return e
-}
-
-// Reload turns development mode on or off: when on, every render first
-// checks whether a template file changed and re-parses the set if so.
-func (e *HTMLEngine) Reload(enabled bool) *HTMLEngine {
-	e.mu.Lock()
-	e.cfg.reload = enabled
-	e.mu.Unlock()
-	return e
+// NewHTMLDir returns an engine rendering the templates under the directory
+// dir: NewHTML(os.DirFS(dir), ext, opts...).
+func NewHTMLDir(dir, ext string, opts ...Option) (*HTMLEngine, error) {
+	return NewHTML(os.DirFS(dir), ext, opts...)
 }
 
 // Name returns "html".
@@ -128,25 +119,23 @@ func (e *HTMLEngine) Name() string { return "html" }
 // Ext returns the extension of the files the engine loads.
 func (e *HTMLEngine) Ext() string { return e.ext }
 
-// Load parses the templates. Parse errors name the file and line, and so do
-// partials naming a template that does not exist. A default layout that is
-// missing or never calls yield is an error too.
-func (e *HTMLEngine) Load() error {
-	e.mu.Lock()
-	cfg := e.cfg
-	e.mu.Unlock()
-	for _, name := range reservedFuncs {
-		if _, ok := cfg.funcs[name]; ok {
-			return fmt.Errorf("view: html: function %q is reserved by the engine", name)
-		}
-	}
-	e.run.Store(&cfg)
-	if err := e.sets.load(e.fsys, e.ext, e); err != nil {
+// Load brings the templates up to date with their files: NewHTML parsed
+// them, and Load parses them again when a file changed, was added or was
+// removed since (the core's RegisterView calls it, and finds nothing to
+// do). A new set replaces the current one only when it parses; renders
+// running meanwhile keep the set they started with. Parse errors name the
+// file and line, and so do partials naming a template that does not exist.
+// A default layout that is missing or never calls yield is an error too.
+func (e *HTMLEngine) Load() error { return e.load(false) }
+
+// load parses the templates, even unchanged ones when force is set.
+func (e *HTMLEngine) load(force bool) error {
+	if err := e.sets.load(e.fsys, e.ext, e, force); err != nil {
 		return err
 	}
-	if cfg.layout != "" {
-		if set := e.sets.cur.Load().set; set.layouts[cfg.layout] == nil {
-			return set.missing("", cfg.layout)
+	if e.layout != "" {
+		if set := e.sets.cur.Load().set; !set.layouts[e.layout] {
+			return set.missing("", e.layout)
 		}
 	}
 	return nil
@@ -155,32 +144,27 @@ func (e *HTMLEngine) Load() error {
 // ExecuteWriter renders the template name into w, in layout ("" for the
 // default layout, NoLayout for none). An error names the template; w may then
 // hold part of the page, which callers must not send. A panic in a template
-// function is returned as an error.
-func (e *HTMLEngine) ExecuteWriter(w io.Writer, name, layout string, data any) (err error) {
-	cfg := e.run.Load()
-	if cfg == nil {
-		return ErrNotLoaded
-	}
-	set, err := e.sets.get(cfg.reload, e.fsys, e.ext, e)
+// function is returned as an error by html/template.
+func (e *HTMLEngine) ExecuteWriter(w io.Writer, name, layout string, data any) error {
+	set, err := e.sets.get(e.reload, e.fsys, e.ext, e)
 	if err != nil {
 		return err
 	}
-	layout = chooseLayout(layout, cfg.layout)
 	var t *template.Template
-	if layout == "" {
-		t = set.pages[name]
-	} else {
-		t = set.layouts[layout][name]
+	if p := set.pages[name]; p != nil {
+		switch layout {
+		case "":
+			t = p.inDefault
+		case NoLayout:
+			t = p.alone
+		default:
+			t = p.layouts[layout]
+		}
 	}
+	layout = chooseLayout(layout, e.layout)
 	if t == nil {
 		return set.missing(name, layout)
 	}
-
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("view: html: render %s: panic: %v", describe(name, layout), r)
-		}
-	}()
 	if err := t.Execute(w, data); err != nil {
 		return fmt.Errorf("view: html: render %s: %w", describe(name, layout), err)
 	}
@@ -194,7 +178,7 @@ func (s *htmlSet) missing(name, layout string) error {
 		if s.pages[layout] == nil {
 			return fmt.Errorf("view: html: layout %q: %w", layout, ErrNotFound)
 		}
-		if s.layouts[layout] == nil {
+		if !s.layouts[layout] {
 			return fmt.Errorf("view: html: layout %q never calls {{ yield . }}", layout)
 		}
 		if name == layout {
@@ -206,16 +190,15 @@ func (s *htmlSet) missing(name, layout string) error {
 
 // build parses the listed files into a new set (see builder).
 func (e *HTMLEngine) build(files []fileStamp) (*htmlSet, error) {
-	cfg := e.run.Load()
 	set := &htmlSet{
-		pages:   make(map[string]*template.Template, len(files)),
-		layouts: make(map[string]map[string]*template.Template),
+		pages:   make(map[string]*htmlPage, len(files)),
+		layouts: make(map[string]bool),
 	}
-	root := template.New("").Delims(cfg.left, cfg.right).Funcs(template.FuncMap{
+	root := template.New("").Delims(e.left, e.right).Funcs(template.FuncMap{
 		"yield":   yieldOutsideLayout,
 		"partial": set.partial,
 		"render":  set.partial,
-	}).Funcs(cfg.funcs)
+	}).Funcs(e.funcs)
 	set.root = root
 
 	for _, f := range files {
@@ -249,15 +232,17 @@ func (e *HTMLEngine) build(files []fileStamp) (*htmlSet, error) {
 		}
 	}
 	for _, f := range files {
-		set.pages[f.name] = root.Lookup(f.name)
+		t := root.Lookup(f.name)
+		set.pages[f.name] = &htmlPage{alone: t, layouts: map[string]*template.Template{}}
 	}
 
 	for _, l := range layouts {
-		lt := set.pages[l]
-		if lt == nil {
+		lp := set.pages[l]
+		if lp == nil {
 			continue // a {{ define }}d template: yield there stays a runtime error
 		}
-		compiled := make(map[string]*template.Template, len(files))
+		lt := lp.alone
+		set.layouts[l] = true
 		for _, f := range files {
 			if f.name == l {
 				continue
@@ -276,9 +261,15 @@ func (e *HTMLEngine) build(files []fileStamp) (*htmlSet, error) {
 			if err != nil {
 				return nil, fmt.Errorf("view: html: compile %q in layout %q: %w", f.name, l, err)
 			}
-			compiled[f.name] = t
+			set.pages[f.name].layouts[l] = t
 		}
-		set.layouts[l] = compiled
+	}
+	for _, p := range set.pages {
+		if e.layout == "" {
+			p.inDefault = p.alone
+		} else {
+			p.inDefault = p.layouts[e.layout]
+		}
 	}
 	return set, nil
 }
@@ -303,8 +294,8 @@ func (s *htmlSet) partial(name string, data ...any) (template.HTML, error) {
 	if len(data) == 1 {
 		d = data[0]
 	}
-	buf := bytebufferpool.Get()
-	defer bytebufferpool.Put(buf)
+	buf := getBuffer()
+	defer putBuffer(buf)
 	if err := t.Execute(buf, d); err != nil {
 		return "", err
 	}

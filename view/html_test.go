@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"html/template"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -35,19 +36,30 @@ func render(e Engine, name, layout string, data any) (string, error) {
 	return buf.String(), err
 }
 
-func mustLoad(t testing.TB, e Engine) {
+// mustHTML returns a new HTML engine or fails the test.
+func mustHTML(t testing.TB, fsys fs.FS, ext string, opts ...Option) *HTMLEngine {
 	t.Helper()
-	if err := e.Load(); err != nil {
-		t.Fatalf("Load: %v", err)
+	e, err := NewHTML(fsys, ext, opts...)
+	if err != nil {
+		t.Fatalf("NewHTML: %v", err)
 	}
+	return e
+}
+
+// mustDjango returns a new Django engine or fails the test.
+func mustDjango(t testing.TB, fsys fs.FS, ext string, opts ...Option) *DjangoEngine {
+	t.Helper()
+	e, err := NewDjango(fsys, ext, opts...)
+	if err != nil {
+		t.Fatalf("NewDjango: %v", err)
+	}
+	return e
 }
 
 func TestHTMLRender(t *testing.T) {
 	upper := template.FuncMap{"upper": strings.ToUpper}
-	def := HTML(htmlFS(), ".html").Layout("layouts/main.html").Funcs(upper)
-	plain := HTML(htmlFS(), "html").Funcs(upper) // extension without the dot
-	mustLoad(t, def)
-	mustLoad(t, plain)
+	def := mustHTML(t, htmlFS(), ".html", WithLayout("layouts/main.html"), WithFuncs(upper))
+	plain := mustHTML(t, htmlFS(), "html", WithFuncs(upper)) // extension without the dot
 
 	type page struct{ Title string }
 	tests := []struct {
@@ -108,8 +120,7 @@ func TestHTMLDelims(t *testing.T) {
 		"page.tmpl":   {Data: []byte(`{{ literal }} [[ partial "part.tmpl" . ]]`)},
 		"part.tmpl":   {Data: []byte(`[[ .Title ]]!`)},
 	}
-	e := HTML(fsys, ".tmpl").Delims("[[", "]]").Layout("layout.tmpl")
-	mustLoad(t, e)
+	e := mustHTML(t, fsys, ".tmpl", WithDelims("[[", "]]"), WithLayout("layout.tmpl"))
 	got, err := render(e, "page.tmpl", "", map[string]string{"Title": "d"})
 	if err != nil {
 		t.Fatal(err)
@@ -121,51 +132,49 @@ func TestHTMLDelims(t *testing.T) {
 
 func TestHTMLLoadErrors(t *testing.T) {
 	tests := []struct {
-		name   string
-		fsys   fstest.MapFS
-		engine func(fstest.MapFS) *HTMLEngine
-		want   []string // substrings of the error
+		name string
+		fsys fstest.MapFS
+		opts []Option
+		want []string // substrings of the error
 	}{
 		{"parse error names file and line",
 			fstest.MapFS{"ok.html": {Data: []byte(`fine`)}, "dir/bad.html": {Data: []byte("line 1\n{{ .Title ")}},
-			func(f fstest.MapFS) *HTMLEngine { return HTML(f, ".html") },
+			nil,
 			[]string{"dir/bad.html:2"}},
 		{"unknown function names file and line",
 			fstest.MapFS{"bad.html": {Data: []byte("\n\n{{ nope . }}")}},
-			func(f fstest.MapFS) *HTMLEngine { return HTML(f, ".html") },
+			nil,
 			[]string{"bad.html:3", "nope"}},
 		{"missing partial names file and line",
 			fstest.MapFS{"p.html": {Data: []byte("x\n  {{ partial \"missing.html\" . }}")}},
-			func(f fstest.MapFS) *HTMLEngine { return HTML(f, ".html") },
+			nil,
 			[]string{"p.html:2", "missing.html", "not found"}},
 		{"partial with too many arguments",
 			fstest.MapFS{"p.html": {Data: []byte(`{{ partial "p.html" . . }}`)}},
-			func(f fstest.MapFS) *HTMLEngine { return HTML(f, ".html") },
+			nil,
 			[]string{"p.html:1", "at most one argument"}},
 		{"yield with too many arguments",
 			fstest.MapFS{"l.html": {Data: []byte(`{{ yield . . }}`)}, "p.html": {Data: []byte(`p`)}},
-			func(f fstest.MapFS) *HTMLEngine { return HTML(f, ".html") },
+			nil,
 			[]string{"l.html:1", "yield"}},
 		{"missing default layout",
 			fstest.MapFS{"p.html": {Data: []byte(`p`)}},
-			func(f fstest.MapFS) *HTMLEngine { return HTML(f, ".html").Layout("nope.html") },
+			[]Option{WithLayout("nope.html")},
 			[]string{"nope.html", "not found"}},
 		{"default layout without yield",
 			fstest.MapFS{"p.html": {Data: []byte(`p`)}, "l.html": {Data: []byte(`l`)}},
-			func(f fstest.MapFS) *HTMLEngine { return HTML(f, ".html").Layout("l.html") },
+			[]Option{WithLayout("l.html")},
 			[]string{"l.html", "yield"}},
 		{"reserved function name",
 			fstest.MapFS{"p.html": {Data: []byte(`p`)}},
-			func(f fstest.MapFS) *HTMLEngine {
-				return HTML(f, ".html").Funcs(template.FuncMap{"partial": func() string { return "" }})
-			},
+			[]Option{WithFuncs(template.FuncMap{"partial": func() string { return "" }})},
 			[]string{"partial", "reserved"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.engine(tt.fsys).Load()
+			_, err := NewHTML(tt.fsys, ".html", tt.opts...)
 			if err == nil {
-				t.Fatal("Load succeeded, want an error")
+				t.Fatal("NewHTML succeeded, want an error")
 			}
 			for _, s := range tt.want {
 				if !strings.Contains(err.Error(), s) {
@@ -187,12 +196,11 @@ func TestHTMLRenderErrors(t *testing.T) {
 	fsys["boom.html"] = &fstest.MapFile{Data: []byte(`before {{ boom }} after`)}
 	fsys["field.html"] = &fstest.MapFile{Data: []byte(`before {{ .Title.Missing }} after`)}
 	fsys["plain.html"] = &fstest.MapFile{Data: []byte(`no yield here`)}
-	e := HTML(fsys, ".html").Layout("layouts/main.html").Funcs(template.FuncMap{
+	e := mustHTML(t, fsys, ".html", WithLayout("layouts/main.html"), WithFuncs(template.FuncMap{
 		"upper": strings.ToUpper,
 		"fail":  func() (string, error) { return "", errors.New("fail func failed") },
 		"boom":  func() string { panic("boom func panicked") },
-	})
-	mustLoad(t, e)
+	}))
 
 	tests := []struct {
 		name, page, layout string
@@ -228,15 +236,19 @@ func TestHTMLRenderErrors(t *testing.T) {
 		})
 	}
 
-	t.Run("panicking writer", func(t *testing.T) {
-		err := e.ExecuteWriter(panicWriter{}, "index.html", "", map[string]any{"Title": "x"})
-		if err == nil || !strings.Contains(err.Error(), "panic") || !strings.Contains(err.Error(), "index.html") {
-			t.Fatalf("err = %v, want a panic error naming index.html", err)
-		}
+	t.Run("panicking writer propagates", func(t *testing.T) {
+		// The engine adds no recover of its own: the core's View recovers.
+		defer func() {
+			if r := recover(); r != "writer exploded" {
+				t.Fatalf("recovered %v, want the writer's panic", r)
+			}
+		}()
+		_ = e.ExecuteWriter(panicWriter{}, "index.html", "", map[string]any{"Title": "x"})
+		t.Fatal("ExecuteWriter returned, want the writer's panic")
 	})
 	t.Run("not loaded", func(t *testing.T) {
-		if _, err := render(HTML(htmlFS(), ".html"), "index.html", "", nil); !errors.Is(err, ErrNotLoaded) {
-			t.Fatalf("err = %v, want ErrNotLoaded", err)
+		if _, err := render(new(HTMLEngine), "index.html", "", nil); !errors.Is(err, errNotLoaded) {
+			t.Fatalf("err = %v, want errNotLoaded", err)
 		}
 	})
 	t.Run("engine still renders after errors", func(t *testing.T) {
@@ -248,7 +260,10 @@ func TestHTMLRenderErrors(t *testing.T) {
 }
 
 func TestHTMLEngineInfo(t *testing.T) {
-	e := HTMLDir("testdata/bench/html", "html")
+	e, err := NewHTMLDir("testdata/bench/html", "html")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if e.Name() != "html" || e.Ext() != ".html" {
 		t.Fatalf("Name, Ext = %q, %q", e.Name(), e.Ext())
 	}

@@ -43,7 +43,7 @@ func (s *siteWriter) remove(name string) {
 // reloadCase describes one engine's syntax for the reload tests.
 type reloadCase struct {
 	name   string
-	engine func(dir string, reload bool) Engine
+	engine func(t testing.TB, dir string, reload bool) Engine
 	layout string // layout file content
 	page   func(body string) string
 	broken string
@@ -52,8 +52,8 @@ type reloadCase struct {
 var reloadCases = []reloadCase{
 	{
 		name: "html",
-		engine: func(dir string, reload bool) Engine {
-			return HTMLDir(dir, ".html").Layout("layout.html").Reload(reload)
+		engine: func(t testing.TB, dir string, reload bool) Engine {
+			return mustHTML(t, os.DirFS(dir), ".html", WithLayout("layout.html"), WithReload(reload))
 		},
 		layout: `<l>{{ yield . }}</l>`,
 		page:   func(body string) string { return body + `{{ .X }}` },
@@ -61,8 +61,8 @@ var reloadCases = []reloadCase{
 	},
 	{
 		name: "django",
-		engine: func(dir string, reload bool) Engine {
-			return DjangoDir(dir, ".html").Reload(reload)
+		engine: func(t testing.TB, dir string, reload bool) Engine {
+			return mustDjango(t, os.DirFS(dir), ".html", WithReload(reload))
 		},
 		layout: `<l>{% block content %}{% endblock %}</l>`,
 		page: func(body string) string {
@@ -79,8 +79,7 @@ func TestReload(t *testing.T) {
 			site := &siteWriter{t: t, dir: t.TempDir()}
 			site.write("layout.html", rc.layout)
 			site.write("index.html", rc.page("one"))
-			e := rc.engine(site.dir, true)
-			mustLoad(t, e)
+			e := rc.engine(t, site.dir, true)
 
 			expect := func(page, want string) {
 				t.Helper()
@@ -129,17 +128,18 @@ func TestNoReloadKeepsParsedTemplates(t *testing.T) {
 			site := &siteWriter{t: t, dir: t.TempDir()}
 			site.write("layout.html", rc.layout)
 			site.write("index.html", rc.page("one"))
-			e := rc.engine(site.dir, false)
-			mustLoad(t, e)
+			e := rc.engine(t, site.dir, false)
 			site.write("index.html", rc.page("two"))
 			site.remove("layout.html")
 			got, err := render(e, "index.html", "", map[string]any{"X": "?"})
 			if err != nil || got != "<l>one?</l>" {
-				t.Fatalf("got %q, %v; want the templates parsed by Load", got, err)
+				t.Fatalf("got %q, %v; want the templates parsed by the constructor", got, err)
 			}
 			// Load parses again.
 			site.write("layout.html", rc.layout)
-			mustLoad(t, e)
+			if err := e.Load(); err != nil {
+				t.Fatalf("Load: %v", err)
+			}
 			if got, _ := render(e, "index.html", "", map[string]any{"X": "?"}); got != "<l>two?</l>" {
 				t.Fatalf("after Load: got %q", got)
 			}

@@ -20,22 +20,31 @@ func TestVireoEnginesRenderCanonicalPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	type page struct{ Title string }
+	htmlLayout, err := view.NewHTMLDir("views-html", ".html", view.WithLayout("layouts/layout.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := view.NewHTMLDir("views-html", ".html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	django, err := view.NewDjangoDir("views-django", ".html")
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name   string
 		engine view.Engine
 		layout string
 		data   any
 	}{
-		{"html, default layout, struct", view.HTMLDir("views-html", ".html").Layout("layouts/layout.html"), "", page{"Home Page"}},
-		{"html, explicit layout, map", view.HTMLDir("views-html", ".html"), "layouts/layout.html", map[string]any{"Title": "Home Page"}},
-		{"django, extends, map", view.DjangoDir("views-django", ".html"), view.NoLayout, map[string]any{"Title": "Home Page"}},
-		{"django, extends, struct", view.DjangoDir("views-django", ".html"), view.NoLayout, page{"Home Page"}},
+		{"html, default layout, struct", htmlLayout, "", page{"Home Page"}},
+		{"html, explicit layout, map", html, "layouts/layout.html", map[string]any{"Title": "Home Page"}},
+		{"django, extends, map", django, view.NoLayout, map[string]any{"Title": "Home Page"}},
+		{"django, extends, struct", django, view.NoLayout, page{"Home Page"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := tt.engine.Load(); err != nil {
-				t.Fatal(err)
-			}
 			var got bytes.Buffer
 			if err := tt.engine.ExecuteWriter(&got, "index.html", tt.layout, tt.data); err != nil {
 				t.Fatal(err)

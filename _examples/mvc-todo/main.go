@@ -48,13 +48,13 @@ var funcs = template.FuncMap{
 // through httptest and the browser test runs the built binary.
 func newApp() *vireo.Application {
 	app := vireo.New()
-	// Template errors are kept by the application: Build and Listen
-	// report them and refuse to serve.
-	app.RegisterView(view.HTML(mustSub(views, "views"), ".html").
-		Layout("layouts/main.html").
-		Funcs(funcs))
+	// The templates are embedded: an error in them (named with its file
+	// and line) is a bug of this program, and MustNewHTML panics with it.
+	app.RegisterView(view.MustNewHTML(mustSub(views, "views"), ".html",
+		view.WithLayout("layouts/main.html"),
+		view.WithFuncs(funcs)))
 
-	m := sessions.New(sessions.Config{Cookie: "todo_sid"})
+	m := sessions.MustNew(sessions.WithCookie("todo_sid"))
 	app.OnShutdown(func() { m.Close() })
 
 	// For every request, pages and error pages alike: security headers

@@ -1,7 +1,6 @@
 // Command view-html renders pages with the html/template engine: a default
 // layout, a second layout chosen per request, partials, template funcs,
-// data every page sees (set by middleware), and templates embedded in the
-// binary.
+// data every page sees, and templates embedded in the binary.
 //
 //	go run ./_examples/view-html
 //	open http://127.0.0.1:8080/
@@ -9,6 +8,14 @@
 // In the layout, {{ yield . }} is where the page goes; in any template,
 // {{ partial "partials/nav.html" . }} includes another one. Template names
 // are paths under views/, extension included.
+//
+// Every page gets a struct as its data, never a map[string]any: the
+// template reaches a struct field by index, while a map costs its own
+// allocations (2 to 3 per render) and a hashed lookup per {{ .Key }},
+// about 1.7K instructions per render on the templates benchmark. The data
+// the layout needs (title, menu, current path) is one struct, Layout, that
+// every page struct embeds, so {{ .Title }} works in the layout and in the
+// page alike.
 package main
 
 import (
@@ -41,6 +48,34 @@ type User struct {
 // menuItem is an entry of the navigation partial.
 type menuItem struct{ Href, Label string }
 
+// Layout is the data of the layouts and their partials. Every page's data
+// embeds it, so its fields are the page's too.
+type Layout struct {
+	Title   string
+	AppName string
+	Path    string // the request path, to mark the current menu entry
+	Menu    []menuItem
+}
+
+// layoutFor returns the layout data of a request's page.
+func layoutFor(ctx *vireo.Context, title string) Layout {
+	return Layout{Title: title, AppName: "Vireo demo", Path: ctx.Path(), Menu: menu}
+}
+
+var menu = []menuItem{{"/", "Home"}, {"/users/1", "Ann"}, {"/users/2", "Bob"}}
+
+// indexPage is the data of index.html.
+type indexPage struct {
+	Layout
+	Users []User
+}
+
+// userPage is the data of users/show.html and fragment.html.
+type userPage struct {
+	Layout
+	User User
+}
+
 var users = []User{
 	{ID: 1, Name: "Ann", Bio: "Writes Go <and> HTML.", BalanceCents: 123456},
 	{ID: 2, Name: "Bob", Bio: `<script>alert("escaped")</script>`, BalanceCents: 99},
@@ -64,33 +99,24 @@ var funcs = template.FuncMap{
 // through httptest.
 func newApp() *vireo.Application {
 	app := vireo.New()
-	engine := view.HTML(mustSub(views, "views"), ".html").
-		Layout("layouts/main.html").
-		Funcs(funcs)
-	// RegisterView parses the templates now. A parse error, an unknown
-	// partial or a bad layout is returned, naming the file and line, and
-	// also kept by the application: Build and Listen report it and refuse
-	// to serve, so it cannot go unnoticed.
+	// The templates are embedded, so an error in them is a bug of this
+	// program: MustNewHTML panics with it (a parse error, an unknown
+	// partial or a bad layout, naming the file and line). Use NewHTML to
+	// get the error instead.
+	engine := view.MustNewHTML(mustSub(views, "views"), ".html",
+		view.WithLayout("layouts/main.html"),
+		view.WithFuncs(funcs))
 	app.RegisterView(engine)
 
-	// Middleware can give every page common data: View merges ViewData
-	// into the map each handler passes.
-	app.Use(func(ctx *vireo.Context) {
-		ctx.ViewData("AppName", "Vireo demo")
-		ctx.ViewData("Path", ctx.Path())
-		ctx.ViewData("Menu", []menuItem{{"/", "Home"}, {"/users/1", "Ann"}, {"/users/2", "Bob"}})
-		ctx.Next()
-	})
-
 	app.Get("/", func(ctx *vireo.Context) {
-		ctx.View("index.html", map[string]any{"Title": "Users", "Users": users})
+		ctx.View("index.html", indexPage{Layout: layoutFor(ctx, "Users"), Users: users})
 	})
 	app.Get("/users/{id:int}", func(ctx *vireo.Context) {
 		u, ok := findUser(ctx)
 		if !ok {
 			return
 		}
-		ctx.View("users/show.html", map[string]any{"Title": u.Name, "User": u})
+		ctx.View("users/show.html", userPage{Layout: layoutFor(ctx, u.Name), User: u})
 	})
 	// Another layout for this request only.
 	app.Get("/users/{id:int}/print", func(ctx *vireo.Context) {
@@ -99,7 +125,7 @@ func newApp() *vireo.Application {
 			return
 		}
 		ctx.ViewLayout("layouts/print.html")
-		ctx.View("users/show.html", map[string]any{"Title": u.Name, "User": u})
+		ctx.View("users/show.html", userPage{Layout: layoutFor(ctx, u.Name), User: u})
 	})
 	// No layout at all: an HTML fragment, for example for htmx or fetch.
 	app.Get("/users/{id:int}/fragment", func(ctx *vireo.Context) {
@@ -108,11 +134,11 @@ func newApp() *vireo.Application {
 			return
 		}
 		ctx.ViewLayout(view.NoLayout)
-		ctx.View("fragment.html", map[string]any{"User": u})
+		ctx.View("fragment.html", userPage{User: u})
 	})
 	// A render that fails halfway: the client gets a clean 500.
 	app.Get("/broken", func(ctx *vireo.Context) {
-		ctx.View("broken.html", map[string]any{"Title": "Broken"})
+		ctx.View("broken.html", indexPage{Layout: layoutFor(ctx, "Broken")})
 	})
 	return app
 }

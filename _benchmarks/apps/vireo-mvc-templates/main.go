@@ -34,7 +34,12 @@ func main() {
 		os.Exit(1)
 	}
 	app := vireo.New()
-	if err := app.RegisterView(view.HTML(root, ".html").Layout("layouts/layout.html")); err != nil {
+	engine, err := view.NewHTML(root, ".html", view.WithLayout("layouts/layout.html"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if err := app.RegisterView(engine); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
