@@ -1,0 +1,119 @@
+// Scheme and host behind trusted proxies.
+//
+// Like RemoteAddr, Scheme and Host believe proxy headers only when the
+// connection's peer is a proxy trusted with WithTrustedProxies. They read
+// the standard Forwarded header (RFC 7239; its last element, the one the
+// nearest proxy added) and fall back to X-Forwarded-Proto and
+// X-Forwarded-Host (their last comma-separated value). Values that are not
+// a scheme of letters or a plausible host are ignored.
+
+package core
+
+import (
+	"net"
+	"strings"
+)
+
+// Scheme returns "https" or "http": the request's own (TLS or not), or the
+// one a trusted proxy reports.
+func (c *Context) Scheme() string {
+	c.check()
+	if c.fromTrustedProxy() {
+		if v := forwardedParam(c.request.Header.Values("Forwarded"), "proto"); v != "" {
+			if s := normScheme(v); s != "" {
+				return s
+			}
+		}
+		if v := lastListValue(c.request.Header.Values("X-Forwarded-Proto")); v != "" {
+			if s := normScheme(v); s != "" {
+				return s
+			}
+		}
+	}
+	if c.request.TLS != nil {
+		return "https"
+	}
+	return "http"
+}
+
+// IsTLS reports whether the client's connection is secure: Scheme is
+// "https".
+func (c *Context) IsTLS() bool { return c.Scheme() == "https" }
+
+// Host returns the host the client asked for (with its port, if any): the
+// request's Host, or the one a trusted proxy reports.
+func (c *Context) Host() string {
+	c.check()
+	if c.fromTrustedProxy() {
+		if v := forwardedParam(c.request.Header.Values("Forwarded"), "host"); validHost(v) {
+			return v
+		}
+		if v := lastListValue(c.request.Header.Values("X-Forwarded-Host")); validHost(v) {
+			return v
+		}
+	}
+	return c.request.Host
+}
+
+func (c *Context) fromTrustedProxy() bool {
+	if len(c.app.trustedProxies) == 0 {
+		return false
+	}
+	peer := c.request.RemoteAddr
+	if host, _, err := net.SplitHostPort(peer); err == nil {
+		peer = host
+	}
+	return c.app.trusted(peer)
+}
+
+// forwardedParam returns param of the last element of Forwarded values.
+func forwardedParam(values []string, param string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	last := values[len(values)-1]
+	if i := strings.LastIndexByte(last, ','); i >= 0 {
+		last = last[i+1:]
+	}
+	for _, pair := range strings.Split(last, ";") {
+		k, v, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		if ok && strings.EqualFold(k, param) {
+			return strings.Trim(v, `"`)
+		}
+	}
+	return ""
+}
+
+func lastListValue(values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	v := values[len(values)-1]
+	if i := strings.LastIndexByte(v, ','); i >= 0 {
+		v = v[i+1:]
+	}
+	return strings.TrimSpace(v)
+}
+
+func normScheme(s string) string {
+	switch {
+	case strings.EqualFold(s, "https"):
+		return "https"
+	case strings.EqualFold(s, "http"):
+		return "http"
+	}
+	return ""
+}
+
+func validHost(h string) bool {
+	if h == "" || len(h) > 255 {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == ':' || c == '[' || c == ']') {
+			return false
+		}
+	}
+	return true
+}
