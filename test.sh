@@ -46,6 +46,11 @@ step "examples: cd _examples && go test -race ./..."
 (cd _examples && go test -race -count=1 ./...)
 
 apt_install redis-server redis-server
+if have dotnet; then
+	# Native AOT (the netcore-aot app) compiles with clang and links zlib.
+	apt_install clang clang zlib1g-dev
+	[ -e /usr/include/zlib.h ] || apt_install zlib.h zlib1g-dev # no binary to look for: checks the header
+fi
 
 step "sessions/redis (real redis-server)"
 (cd sessions/redis && go vet ./... && go test -race -count=1 ./...)
@@ -58,6 +63,9 @@ fi
 step "benchmark suite: apps, runner, quick runs"
 if ! have dotnet; then
 	echo "SKIP: dotnet not found: the ASP.NET Core apps are not built or checked (TestDotnetApps skips; the runner reports them as skipped)"
+fi
+if have dotnet && ! have clang; then
+	echo "SKIP: clang not found: netcore-aot (Native AOT) is not built (TestDotnetAOTApp skips; the runner reports it as skipped)"
 fi
 if ! have valgrind; then
 	echo "SKIP: valgrind not found: the callgrind tests of the runner skip"

@@ -5,8 +5,9 @@
 //     lock file); run node <main of package.json>,
 //     NODE_ENV=production (Express caches views only then) and WORKERS=N
 //   - dotnet: dotnet publish apps/<name>/<Name>.csproj -c Release -o
-//     bin/dotnet/<name> (plus -p:<property> for each -dotnet-property); run
-//     the published apphost, or dotnet <Name>.dll
+//     bin/dotnet/<name> (plus -r linux-x64 for a Native AOT project, see
+//     aot.go, and -p:<property> for each -dotnet-property); run the
+//     published apphost, or dotnet <Name>.dll
 //
 // An app whose directory or runtime is missing is skipped with the reason;
 // it is never given numbers.
@@ -67,6 +68,9 @@ func (a *app) skipReason() string {
 	case StackDotnet:
 		if _, err := exec.LookPath("dotnet"); err != nil {
 			return "dotnet not found"
+		}
+		if why := aotSkipReason(a.dir); why != "" {
+			return why
 		}
 	default:
 		return fmt.Sprintf("unknown stack %q", a.stack)
@@ -193,7 +197,7 @@ func (a *app) buildDotnet(ctx context.Context, root string, cfg *Config) error {
 	}
 	out := filepath.Join(root, "bin", "dotnet", a.name)
 	env := []string{"DOTNET_CLI_TELEMETRY_OPTOUT=1", "DOTNET_NOLOGO=1", "DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1"}
-	args := []string{"publish", projects[0], "-c", "Release", "--nologo", "-o", out}
+	args := append([]string{"publish", projects[0], "-c", "Release", "--nologo", "-o", out}, aotPublishArgs(projects[0])...)
 	for _, prop := range cfg.DotnetProperties {
 		args = append(args, "-p:"+prop)
 	}

@@ -1,0 +1,46 @@
+package apps_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+)
+
+// TestDotnetAOTApp publishes netcore-aot with Native AOT, as the runner
+// does (dotnet publish -c Release -r linux-x64), and checks the native
+// executable against the contract. It is skipped, saying why, where dotnet
+// or the C toolchain Native AOT links with (clang, zlib) is missing.
+func TestDotnetAOTApp(t *testing.T) {
+	if _, err := exec.LookPath("dotnet"); err != nil {
+		t.Skip("dotnet not found: netcore-aot is not built or checked")
+	}
+	clang, err := exec.LookPath("clang")
+	if err != nil {
+		t.Skip("clang not found: Native AOT cannot link netcore-aot (Debian: apt-get install -y clang zlib1g-dev)")
+	}
+	if out, _ := exec.Command(clang, "-print-file-name=libz.so").Output(); !filepath.IsAbs(strings.TrimSpace(string(out))) {
+		t.Skip("zlib's development library not found: Native AOT cannot link netcore-aot (Debian: apt-get install -y zlib1g-dev)")
+	}
+	root, _ := benchtest.MustContract(t)
+	dir := filepath.Join(root, "apps", "netcore-aot")
+	out := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	publish := exec.CommandContext(ctx, "dotnet", "publish", "NetCoreAot.csproj", "-c", "Release", "-r", "linux-x64", "-o", out, "--nologo")
+	publish.Dir = dir
+	publish.Env = append(os.Environ(), "DOTNET_NOLOGO=1", "DOTNET_CLI_TELEMETRY_OPTOUT=1")
+	if b, err := publish.CombinedOutput(); err != nil {
+		t.Fatalf("dotnet publish -c Release -r linux-x64 in %s: %v\n%s", dir, err, b)
+	}
+	// A native executable, not an apphost beside a managed netcore-aot.dll.
+	if _, err := os.Stat(filepath.Join(out, "netcore-aot.dll")); err == nil {
+		t.Fatalf("the publish folder has netcore-aot.dll: Native AOT did not run")
+	}
+	benchtest.CheckApp(t, "netcore-aot", exec.Command(filepath.Join(out, "netcore-aot")), 60*time.Second)
+}
