@@ -3,6 +3,12 @@
 // engine renders inside views/layouts/layout.html (the layout calls
 // {{ yield . }}). The views are embedded and parsed once at startup; they
 // are copies of expected/views-html, which the test keeps in sync.
+//
+// The view data is a struct, as a Vireo application should pass it:
+// html/template reads a struct field directly, while a map[string]any costs
+// a map lookup through reflection and allocations on every render.
+// vireo-mvc-templates-map is this app with the map of the original
+// article's Iris app.
 package main
 
 import (
@@ -22,9 +28,14 @@ var views embed.FS
 // HomeController serves the site root.
 type HomeController struct{}
 
+// page is the data of the index page.
+type page struct {
+	Title string
+}
+
 // Get handles GET / with the index page, passing the title as data.
 func (c *HomeController) Get() mvc.View {
-	return mvc.View{Name: "index.html", Data: map[string]any{"Title": "Home Page"}}
+	return mvc.View{Name: "index.html", Data: page{Title: "Home Page"}}
 }
 
 func main() {
