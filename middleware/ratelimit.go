@@ -1,0 +1,257 @@
+// Rate limiting.
+//
+// RateLimit gives every key (the client's IP address by default, as
+// core.Context.RemoteAddr reports it under the trusted-proxy rules, or what
+// a key func returns) a token bucket: rate tokens a second, burst at most.
+// A request takes a token; without one it is stopped with 429, Retry-After
+// (seconds until the next token) and the RateLimit-* headers that every
+// response carries: RateLimit-Limit (the burst), RateLimit-Remaining and
+// RateLimit-Reset (seconds until the bucket is full again).
+//
+// The buckets live in a RateStore. MemoryStore, the default, holds
+// golang.org/x/time/rate limiters in 32 mutex-guarded shards. It is bounded:
+// a shard that reaches its share of the key limit first drops its full
+// buckets (keys idle long enough to have refilled, whose state is the same
+// as a new key's), and when too few are full drops an arbitrary eighth of
+// the shard (Go's randomised map order picks them, so a client cannot
+// aim at others' keys). Dropping a busy key only forgives it a burst.
+// Another store (Redis, for several servers) implements RateStore.
+
+package middleware
+
+import (
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/vireo-go/vireo/core"
+	"golang.org/x/time/rate"
+)
+
+// RateResult is the outcome of taking a token.
+type RateResult struct {
+	Allowed    bool
+	Limit      int           // the bucket's size
+	Remaining  int           // whole tokens left after this request
+	RetryAfter time.Duration // until a token is available (when refused)
+	Reset      time.Duration // until the bucket is full again
+}
+
+// RateStore keeps the token buckets of RateLimit.
+type RateStore interface {
+	// Take takes a token from key's bucket at now.
+	Take(key string, now time.Time) (RateResult, error)
+}
+
+// MemoryStore is an in-memory, bounded RateStore.
+type MemoryStore struct {
+	limit   rate.Limit
+	burst   int
+	perShrd int
+	seed    maphash.Seed
+	shards  [32]rateShard
+}
+
+type rateShard struct {
+	mu sync.Mutex
+	m  map[string]*rate.Limiter
+}
+
+// NewMemoryStore returns a store of buckets of perSecond tokens a second
+// and burst tokens at most, holding at most maxKeys keys (0 means 100000).
+func NewMemoryStore(perSecond float64, burst, maxKeys int) (*MemoryStore, error) {
+	if perSecond <= 0 || math.IsInf(perSecond, 0) || math.IsNaN(perSecond) || burst < 1 {
+		return nil, fmt.Errorf("middleware: rate %v/s with burst %d: both must be positive", perSecond, burst)
+	}
+	if maxKeys == 0 {
+		maxKeys = 100000
+	}
+	if maxKeys < 32 {
+		return nil, fmt.Errorf("middleware: MemoryStore: max keys %d below 32", maxKeys)
+	}
+	s := &MemoryStore{limit: rate.Limit(perSecond), burst: burst, perShrd: maxKeys / 32, seed: maphash.MakeSeed()}
+	for i := range s.shards {
+		s.shards[i].m = make(map[string]*rate.Limiter)
+	}
+	return s, nil
+}
+
+// Len returns the number of keys held.
+func (s *MemoryStore) Len() int {
+	n := 0
+	for i := range s.shards {
+		s.shards[i].mu.Lock()
+		n += len(s.shards[i].m)
+		s.shards[i].mu.Unlock()
+	}
+	return n
+}
+
+// Take takes a token from key's bucket.
+func (s *MemoryStore) Take(key string, now time.Time) (RateResult, error) {
+	sh := &s.shards[maphash.String(s.seed, key)%uint64(len(s.shards))]
+	sh.mu.Lock()
+	lim, ok := sh.m[key]
+	if !ok {
+		if len(sh.m) >= s.perShrd {
+			s.evict(sh, now)
+		}
+		lim = rate.NewLimiter(s.limit, s.burst)
+		sh.m[key] = lim
+	}
+	allowed := lim.AllowN(now, 1)
+	tokens := lim.TokensAt(now)
+	sh.mu.Unlock()
+
+	res := RateResult{Allowed: allowed, Limit: s.burst, Remaining: max(int(tokens), 0)}
+	perToken := float64(time.Second) / float64(s.limit)
+	res.Reset = time.Duration((float64(s.burst) - tokens) * perToken)
+	if !allowed {
+		res.RetryAfter = time.Duration((1 - tokens) * perToken)
+	}
+	return res, nil
+}
+
+// evict frees room in a full shard; see the file comment.
+func (s *MemoryStore) evict(sh *rateShard, now time.Time) {
+	target := max(s.perShrd/8, 1)
+	freed := 0
+	for k, lim := range sh.m {
+		if lim.TokensAt(now) >= float64(s.burst) {
+			delete(sh.m, k)
+			freed++
+		}
+	}
+	for k := range sh.m {
+		if freed >= target {
+			return
+		}
+		delete(sh.m, k)
+		freed++
+	}
+}
+
+// RateLimitOption configures RateLimit.
+type RateLimitOption func(*rateConfig) error
+
+type rateConfig struct {
+	perSecond float64
+	burst     int
+	maxKeys   int
+	store     RateStore
+	key       func(ctx *core.Context) string
+}
+
+// WithRate sets the rate (tokens a second) and the burst of the buckets of
+// the default MemoryStore.
+func WithRate(perSecond float64, burst int) RateLimitOption {
+	return func(c *rateConfig) error { c.perSecond, c.burst = perSecond, burst; return nil }
+}
+
+// WithMaxKeys bounds the keys the default MemoryStore holds (default
+// 100000).
+func WithMaxKeys(n int) RateLimitOption {
+	return func(c *rateConfig) error { c.maxKeys = n; return nil }
+}
+
+// WithStore sets the store of the buckets, replacing WithRate's
+// MemoryStore. The RateLimit-Limit header then comes from the store's
+// results.
+func WithStore(s RateStore) RateLimitOption {
+	return func(c *rateConfig) error {
+		if s == nil {
+			return errors.New("middleware: RateLimit: nil store")
+		}
+		c.store = s
+		return nil
+	}
+}
+
+// WithKeyFunc sets what a bucket belongs to (default the client IP,
+// ctx.RemoteAddr). A request for which fn returns "" is not limited.
+func WithKeyFunc(fn func(ctx *core.Context) string) RateLimitOption {
+	return func(c *rateConfig) error {
+		if fn == nil {
+			return errors.New("middleware: RateLimit: nil key func")
+		}
+		c.key = fn
+		return nil
+	}
+}
+
+// RateLimit returns rate-limiting middleware, or an error for an invalid
+// configuration (WithRate or WithStore is required).
+func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
+	cfg := rateConfig{key: (*core.Context).RemoteAddr}
+	for _, opt := range opts {
+		if err := opt(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	store := cfg.store
+	if store == nil {
+		if cfg.perSecond == 0 && cfg.burst == 0 {
+			return nil, errors.New("middleware: RateLimit: WithRate or WithStore is required")
+		}
+		ms, err := NewMemoryStore(cfg.perSecond, cfg.burst, cfg.maxKeys)
+		if err != nil {
+			return nil, err
+		}
+		store = ms
+	}
+	// Header values for small numbers are made once and shared.
+	nums := make([][]string, max(cfg.burst, 60)+1)
+	for i := range nums {
+		nums[i] = []string{strconv.Itoa(i)}
+	}
+	num := func(n int) []string {
+		if n >= 0 && n < len(nums) {
+			return nums[n]
+		}
+		return []string{strconv.Itoa(n)}
+	}
+	tooMany := core.NewHTTPError(http.StatusTooManyRequests, "rate limit exceeded")
+	return func(ctx *core.Context) {
+		key := cfg.key(ctx)
+		if key == "" {
+			ctx.Next()
+			return
+		}
+		res, err := store.Take(key, time.Now())
+		if err != nil {
+			ctx.StopWithError(&core.HTTPError{Code: http.StatusServiceUnavailable, Message: "rate limiter unavailable", Err: err})
+			return
+		}
+		h := ctx.ResponseWriter().Header()
+		h["Ratelimit-Limit"] = num(res.Limit)
+		h["Ratelimit-Remaining"] = num(res.Remaining)
+		h["Ratelimit-Reset"] = num(ceilSeconds(res.Reset))
+		if !res.Allowed {
+			h["Retry-After"] = num(max(ceilSeconds(res.RetryAfter), 1))
+			ctx.StopWithError(tooMany)
+			return
+		}
+		ctx.Next()
+	}, nil
+}
+
+// MustRateLimit is RateLimit that panics on an invalid configuration.
+func MustRateLimit(opts ...RateLimitOption) core.Handler {
+	h, err := RateLimit(opts...)
+	if err != nil {
+		panic(err)
+	}
+	return h
+}
+
+func ceilSeconds(d time.Duration) int {
+	if d <= 0 {
+		return 0
+	}
+	return int((d + time.Second - 1) / time.Second)
+}
