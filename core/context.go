@@ -73,9 +73,6 @@ func (c *Context) release() {
 	c.live = false
 	c.request = nil
 	c.writer.w = nil
-	if len(c.writer.hooks) > 0 || c.writer.refused != nil {
-		c.writer.dropHooks()
-	}
 	c.params = c.params[:0]
 	if len(c.values.entries) > 0 {
 		c.values.reset()

@@ -40,10 +40,13 @@
 //
 // A path with empty, "." or ".." segments (//, /./, /../) is never matched as
 // is: the client is redirected to the cleaned path (301 for GET and HEAD, 308
-// otherwise, the query kept). Paths are matched percent-decoded, except when
-// the request escaped a character that matters to routing, such as %2F:
-// then the escaped path is matched, so /users/a%2Fb is one segment, and the
-// parameter value is decoded ("a/b").
+// otherwise, the query kept). Paths are matched percent-decoded, so escaped
+// dots count: /files/%2e%2e/x (or %2E, or %2e.) is redirected like
+// /files/../x. When the request escaped a slash (%2F), the escaped path is
+// matched instead, so /users/a%2Fb is one segment, and the parameter value
+// is decoded ("a/b"); a decoded value with a "." or ".." segment
+// (a%2F..%2Fb) is refused with 400. No route parameter ever holds a "." or
+// ".." segment.
 //
 // A path that matches a route only with or without a trailing slash is
 // redirected to the registered form by default; WithTrailingSlash selects

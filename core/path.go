@@ -1,29 +1,59 @@
 // Request paths.
 //
 // Dispatch matches the decoded path, or the escaped one when the request
-// escaped a character that matters to routing (a %2F must stay inside its
-// segment). A path with empty, "." or ".." segments is never served as is:
-// patterns cannot contain such segments and the tree refuses to let a
-// parameter capture one, so only a path that matched nothing needs the
-// full cleanliness scan, and an unclean one is redirected to its clean form.
+// escaped a slash (a %2F must stay inside its segment). A path with empty,
+// "." or ".." segments is never served as is: patterns cannot contain such
+// segments and the tree refuses to let a parameter capture one, so only a
+// path that matched nothing needs the full cleanliness scan, and an unclean
+// one is redirected to its clean form. Escaped dots (%2e) are decoded before
+// matching like any other escape but a slash's, so /%2e%2e/ is a ".."
+// segment and is redirected like the literal one; in an escaped path (one
+// with %2F) the parameters are decoded after matching, and a decoded value
+// with a "." or ".." segment is refused with 400.
 
 package core
 
 import (
 	"net/url"
 	"path"
+	"strings"
 )
 
 // matchPath returns the path dispatch matches: the decoded path, or the
-// escaped one when the request escaped a character that matters to routing
-// (such as %2F), so that it stays inside its segment.
+// escaped one when the request escaped a slash, so that the slash stays
+// inside its segment.
 func matchPath(u *url.URL) (p string, escaped bool) {
-	if u.RawPath != "" {
+	if u.RawPath != "" && hasEscapedSlash(u.RawPath) {
 		if ep := u.EscapedPath(); ep == u.RawPath {
 			return ep, true
 		}
 	}
 	return u.Path, false
+}
+
+// hasEscapedSlash reports whether p contains %2F or %2f.
+func hasEscapedSlash(p string) bool {
+	for i := 0; i+2 < len(p); i++ {
+		if p[i] == '%' && p[i+1] == '2' && (p[i+2] == 'F' || p[i+2] == 'f') {
+			return true
+		}
+	}
+	return false
+}
+
+// hasDotSegment reports whether v, a decoded parameter value, has a "." or
+// ".." segment.
+func hasDotSegment(v string) bool {
+	for {
+		seg, rest, more := strings.Cut(v, "/")
+		if seg == "." || seg == ".." {
+			return true
+		}
+		if !more {
+			return false
+		}
+		v = rest
+	}
 }
 
 // location turns p, a path in the form matchPath gave for u, into a

@@ -62,13 +62,13 @@ func TestHandleDirTraversal(t *testing.T) {
 		{"/static/css", 301, ""},
 		{"/static/missing.css", 404, ""},
 		{"/static/../secret.txt", 301, ""},            // cleaned: redirected out of /static, never served from disk
-		{"/static/%2e%2e/secret.txt", 400, ""},        // matched escaped, decoded to .., refused
+		{"/static/%2e%2e/secret.txt", 301, ""},        // decoded to .., cleaned like the literal form
 		{"/static/%2e%2e%2fsecret.txt", 400, ""},      // encoded slash
 		{"/static/..%2fsecret.txt", 400, ""},          // encoded slash
 		{"/static/..%5csecret.txt", 400, ""},          // encoded backslash
 		{"/static/..\\secret.txt", 400, ""},           // raw backslash
 		{"/static/css%00.css", 400, ""},               // NUL
-		{"/static/%2E%2E/%2E%2E/secret.txt", 400, ""}, // upper-case encoding
+		{"/static/%2E%2E/%2E%2E/secret.txt", 301, ""}, // upper-case encoding, cleaned too
 		{"/static/css/..%2F..%2Fsecret.txt", 400, ""}, // mixed
 	}
 	for _, tt := range tests {
