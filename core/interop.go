@@ -3,10 +3,27 @@
 // FromHTTP runs an http.Handler as a Vireo handler; FromStd runs a
 // func(http.Handler) http.Handler middleware in a Vireo chain. The
 // middleware is wrapped once, when FromStd is called, around a "next"
-// handler that continues the chain: the request reaches it carrying the
-// Context in its context.Context, so nothing is re-wrapped per request.
-// Whatever the middleware changes (a new request, a wrapped writer) is what
-// the rest of the chain sees.
+// handler that continues the chain, so nothing is re-wrapped per request.
+//
+// Each run of the middleware gets a stdCall, carried to next in the
+// request's context.Context, and a second pooled Context (the inner one)
+// that runs the rest of the chain with the middleware's request and writer.
+// The inner Context writes through its own response writer wrapped around
+// the middleware's, so everything the rest of the chain answers, error
+// pages included, goes through the middleware's writer before next returns:
+// a compressing writer that closes its stream after next still has the 404
+// page to compress. When next returns, the inner Context's request state
+// (values, error, stop flag) is copied back to the outer one.
+//
+// The stdCall's state makes the hand-over safe when the middleware does not
+// wait for next: when the middleware returns while next is still running on
+// another goroutine (http.TimeoutHandler), the inner Context is released at
+// once, so the late handler's reads panic and its writes fail with
+// ErrContextReleased, and it is never put back into the pool, so it cannot
+// reach another request; the outer Context shares no mutable field with it,
+// so neither goroutine races the other. A next called after the run ended
+// (a middleware that kept the request) finds the stdCall closed and does
+// nothing.
 
 package core
 
@@ -14,6 +31,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync/atomic"
 )
 
 type contextKey struct{}
@@ -26,25 +44,116 @@ func FromHTTP(h http.Handler) Handler {
 	}
 }
 
+// States of a stdCall.
+const (
+	callIdle    int32 = iota // next may run
+	callRunning              // next is running the rest of the chain
+	callClosed               // the middleware returned: next does nothing
+)
+
+// stdCall is one run of a FromStd middleware; see the file comment.
+type stdCall struct {
+	state atomic.Int32
+	inner *Context
+	ran   bool // next ran to its end (written by next, read after the state's hand-over)
+}
+
 // FromStd adapts net/http middleware (gorilla/handlers, rs/cors, chi
-// middleware...) to a Vireo Handler.
+// middleware, http.TimeoutHandler...) to a Vireo Handler. The rest of the
+// chain sees the request and the writer the middleware passes to its next
+// handler, and its error pages are written through that writer before next
+// returns. A middleware that returns before its next handler did (a
+// timeout) leaves that handler a Context whose reads panic and writes fail
+// with ErrContextReleased.
 func FromStd(mw func(http.Handler) http.Handler) Handler {
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, _ := r.Context().Value(contextKey{}).(*Context)
-		if c == nil || !c.live {
-			return // the middleware called next outside the request
+		call, _ := r.Context().Value(contextKey{}).(*stdCall)
+		if call == nil || !call.state.CompareAndSwap(callIdle, callRunning) {
+			return // outside the middleware's run, or a second concurrent call
 		}
-		// The rest of the chain sees the middleware's request and writer;
-		// the writer is restored for the middleware's own code after next.
-		prevOut := c.out
-		c.request, c.out = r, w
-		c.Next()
-		c.out = prevOut
+		in := call.inner
+		in.request = r
+		in.writer.reset(w)
+		in.out = &in.writer
+		in.Next()
+		in.finish()
+		call.ran = true
+		call.state.CompareAndSwap(callRunning, callIdle)
 	})
 	h := mw(next)
 	return func(c *Context) {
-		r := c.request.WithContext(context.WithValue(c.request.Context(), contextKey{}, c))
+		in := c.app.pool.Get().(*Context)
+		in.adopt(c)
+		call := &stdCall{inner: in}
+		r := c.request.WithContext(context.WithValue(c.request.Context(), contextKey{}, call))
+		defer c.app.endStdCall(c, call)
 		h.ServeHTTP(c.out, r)
+	}
+}
+
+// endStdCall closes call after its middleware returned (or panicked): the
+// inner Context goes back to the pool with its state copied to c when next
+// is over, and is abandoned, released, when next still runs elsewhere.
+func (app *Application) endStdCall(c *Context, call *stdCall) {
+	in := call.inner
+	if call.state.Swap(callClosed) == callRunning {
+		in.live.Store(false) // the late handler fails; nothing else touches in
+		c.stopped = true
+		return
+	}
+	if call.ran {
+		c.values.entries = append(c.values.entries[:0], in.values.entries...)
+		c.err, c.stopped, c.errorFired = in.err, in.stopped || c.stopped, in.errorFired || c.errorFired
+		c.viewLayout = in.viewLayout
+		if len(in.viewData) > 0 {
+			if c.viewData == nil {
+				c.viewData = make(map[string]any, len(in.viewData))
+			}
+			for k, v := range in.viewData {
+				c.viewData[k] = v
+			}
+		}
+	}
+	in.release()
+	app.pool.Put(in)
+}
+
+// adopt prepares c, fresh from the pool, to run the rest of outer's chain:
+// its own copies of the request state, so that it shares no mutable field
+// with outer.
+func (c *Context) adopt(outer *Context) {
+	c.request = outer.request
+	c.params = append(c.params[:0], outer.params...)
+	c.values.entries = append(c.values.entries[:0], outer.values.entries...)
+	c.handlers, c.index, c.route = outer.handlers, outer.index, outer.route
+	c.query = outer.query
+	c.bodyLimited = outer.bodyLimited
+	c.viewLayout = outer.viewLayout
+	if len(outer.viewData) > 0 {
+		if c.viewData == nil {
+			c.viewData = make(map[string]any, len(outer.viewData))
+		}
+		for k, v := range outer.viewData {
+			c.viewData[k] = v
+		}
+	}
+	c.writer.reset(outer.out) // replaced by the middleware's writer in next
+	c.out = &c.writer
+	c.live.Store(true)
+}
+
+// finish ends the inner chain of a FromStd middleware as ServeHTTP ends a
+// request, but through the middleware's writer: the error page for an
+// error status with no body, or the bare status.
+func (c *Context) finish() {
+	if c.writer.hijacked || c.Written() {
+		return
+	}
+	if c.writer.status >= 400 {
+		c.app.safeFireError(c)
+	}
+	if !c.Written() && c.writer.status != http.StatusOK {
+		c.writer.writeHeaderNow()
 	}
 }
 

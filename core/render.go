@@ -47,7 +47,7 @@ func (c *Context) Text(s string) {
 // writeOrStop records a failed body write with StopWithError, so that the
 // writers that return nothing still report it through Err.
 func (c *Context) writeOrStop(_ int, err error) {
-	if err != nil {
+	if err != nil && err != ErrContextReleased {
 		c.StopWithError(err)
 	}
 }

@@ -1,0 +1,123 @@
+package core
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// staleResult is what a handler that outlived its request saw.
+type staleResult struct {
+	writeErr  error
+	readPanic any
+}
+
+// touchStale writes and reads through c after its request ended.
+func touchStale(c *Context) staleResult {
+	var res staleResult
+	_, res.writeErr = c.WriteString("LEAKED")
+	func() {
+		defer func() { res.readPanic = recover() }()
+		_ = c.Param("id")
+	}()
+	return res
+}
+
+// TestTimeoutHandlerIsolation is the regression test of issue 12 item 1: a
+// handler still running after http.TimeoutHandler (mounted with FromStd)
+// answered must not reach the next request served by the same pooled
+// Context, and its late reads and writes fail with ErrContextReleased.
+func TestTimeoutHandlerIsolation(t *testing.T) {
+	timeout := func(next http.Handler) http.Handler {
+		return http.TimeoutHandler(next, 5*time.Millisecond, "timeout")
+	}
+	tests := []struct {
+		name    string
+		install func(app *Application)
+	}{
+		{"Use", func(app *Application) { app.Use(FromStd(timeout)) }},
+		{"UseRouter", func(app *Application) { app.UseRouter(FromStd(timeout)) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			app := quietApp()
+			app.UseRouter(RequestLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+			tt.install(app)
+			wake := make(chan struct{})
+			stale := make(chan staleResult, 1)
+			app.Get("/slow/{id}", func(c *Context) {
+				<-wake
+				stale <- touchStale(c)
+			})
+			app.Get("/fast/{id}", func(c *Context) {
+				close(wake) // the stale handler acts while this request runs
+				res := <-stale
+				if res.writeErr != ErrContextReleased || res.readPanic != ErrContextReleased {
+					t.Errorf("stale handler: write error %v, read panic %v; want ErrContextReleased for both", res.writeErr, res.readPanic)
+				}
+				c.WriteString("fast-" + c.Param("id"))
+			})
+			if w := do(app, "GET", "/slow/1", nil); w.Code != http.StatusServiceUnavailable {
+				t.Fatalf("slow: %d %q, want the 503 of TimeoutHandler", w.Code, w.Body)
+			}
+			if w := do(app, "GET", "/fast/2", nil); w.Code != 200 || w.Body.String() != "fast-2" {
+				t.Fatalf("fast: %d %q, want 200 \"fast-2\"", w.Code, w.Body)
+			}
+		})
+	}
+}
+
+// TestLateNextRefused checks that a middleware calling next after it
+// returned (it kept the request) runs nothing.
+func TestLateNextRefused(t *testing.T) {
+	kept := make(chan func(), 1)
+	keep := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte("kept"))
+			kept <- func() { next.ServeHTTP(w, r) }
+		})
+	}
+	app := quietApp()
+	ran := 0
+	app.Get("/k", FromStd(keep), func(c *Context) { ran++ })
+	app.Get("/other", ok("other"))
+	do(app, "GET", "/k", nil)
+	late := <-kept
+	if w := do(app, "GET", "/other", nil); w.Body.String() != "other" {
+		t.Fatalf("other: %q", w.Body)
+	}
+	late()
+	if ran != 0 {
+		t.Fatalf("the chain ran %d times after its middleware returned", ran)
+	}
+}
+
+// TestGoroutineKeepingContext checks that a goroutine that kept ctx past
+// its handler gets ErrContextReleased from reads and writes, without a data
+// race (run with -race), and that nothing it writes reaches a response.
+func TestGoroutineKeepingContext(t *testing.T) {
+	app := quietApp()
+	wake := make(chan struct{})
+	stale := make(chan staleResult, 1)
+	app.Get("/bg/{id}", func(c *Context) {
+		go func() {
+			<-wake
+			stale <- touchStale(c)
+		}()
+		c.WriteString("bg")
+	})
+	if w := do(app, "GET", "/bg/1", nil); w.Body.String() != "bg" {
+		t.Fatalf("bg: %q", w.Body)
+	}
+	close(wake)
+	res := <-stale
+	if res.writeErr != ErrContextReleased || res.readPanic != ErrContextReleased {
+		t.Errorf("stale goroutine: write error %v, read panic %v; want ErrContextReleased", res.writeErr, res.readPanic)
+	}
+	if w := do(app, "GET", "/bg/2", nil); strings.Contains(w.Body.String(), "LEAKED") {
+		t.Errorf("next response carries the stale write: %q", w.Body)
+	}
+}
