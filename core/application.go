@@ -215,6 +215,7 @@ func (app *Application) done(c *Context) {
 		}
 		app.logger.Error("vireo: panic recovered", "method", c.request.Method, "path", c.request.URL.Path,
 			"panic", rec, "stack", string(debug.Stack()))
+		c.writer.dropHooks() // nothing of a panicked handler is saved
 		if !c.Written() {
 			c.err = fmt.Errorf("panic: %v", rec)
 			c.writer.status = http.StatusInternalServerError
@@ -222,6 +223,11 @@ func (app *Application) done(c *Context) {
 		}
 	}
 	if !c.writer.hijacked && !c.Written() {
+		if len(c.writer.hooks) > 0 {
+			// Nothing was written: the before-write hooks (a session
+			// save) run now and may still turn the response into an error.
+			c.writer.runHooks()
+		}
 		if c.writer.status >= 400 {
 			app.safeFireError(c)
 		}

@@ -4,15 +4,9 @@
 // pooled: the Application takes one from a sync.Pool, resets every field
 // that belongs to a request, runs the chain and puts it back. That is why a
 // Context must not be used after its handler returns: the same object may
-// already be serving another request. The rule is enforced where it is
-// cheap: a released Context panics with ErrContextReleased on access and its
-// writes fail with it, the flag being atomic so that a stale handle on
-// another goroutine reads it without a data race; Clone gives a detached
-// copy for goroutines. A Context handed to code the router does not control
-// and that may outlive the request (the chain run by a FromStd middleware
-// that returned while its next was still running, as http.TimeoutHandler
-// does) is never put back into the pool, so a stale handle there can never
-// reach another request.
+// already be serving another request. The rule is enforced where it is cheap
+// (a released Context panics with ErrContextReleased on access, and its
+// writes fail), and Clone gives a detached copy for goroutines.
 //
 // Context deliberately does not implement context.Context: a pooled object
 // that doubles as a cancellation context escapes into goroutines and
@@ -25,7 +19,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"sync/atomic"
 )
 
 // Handler is the function type of handlers and middleware. Middleware calls
@@ -53,7 +46,7 @@ type Context struct {
 	bodyLimited bool
 	viewLayout  string
 	viewData    map[string]any
-	live        atomic.Bool // between reset and release; read by stale handles
+	live        bool
 	errorFired  bool
 }
 
@@ -70,16 +63,19 @@ func (c *Context) reset(w http.ResponseWriter, r *http.Request) {
 	c.out = &c.writer
 	c.request = r
 	c.index = -1
-	c.live.Store(true)
+	c.live = true
 }
 
 // release clears every per-request field, so that nothing of this request
 // is visible to the next one and a pooled Context keeps no request data
 // alive, and marks the Context unusable until reset.
 func (c *Context) release() {
-	c.live.Store(false)
+	c.live = false
 	c.request = nil
 	c.writer.w = nil
+	if len(c.writer.hooks) > 0 || c.writer.refused != nil {
+		c.writer.dropHooks()
+	}
 	c.params = c.params[:0]
 	if len(c.values.entries) > 0 {
 		c.values.reset()
@@ -98,7 +94,7 @@ func (c *Context) release() {
 }
 
 func (c *Context) check() {
-	if !c.live.Load() {
+	if !c.live {
 		panic(ErrContextReleased)
 	}
 }
@@ -114,9 +110,9 @@ func (c *Context) Clone() *Context {
 		params:  append(Params(nil), c.params...),
 		values:  c.values.clone(),
 		route:   c.route,
+		live:    true,
 		stopped: true,
 	}
-	cp.live.Store(true)
 	cp.out = &cp.writer
 	return cp
 }
@@ -260,7 +256,7 @@ func (c *Context) Written() bool { return c.writer.wroteHeader || c.writer.hijac
 
 // Write writes p to the response body.
 func (c *Context) Write(p []byte) (int, error) {
-	if !c.live.Load() {
+	if !c.live {
 		return 0, ErrContextReleased
 	}
 	return c.out.Write(p)
@@ -268,7 +264,7 @@ func (c *Context) Write(p []byte) (int, error) {
 
 // WriteString writes s to the response body.
 func (c *Context) WriteString(s string) (int, error) {
-	if !c.live.Load() {
+	if !c.live {
 		return 0, ErrContextReleased
 	}
 	if c.out == http.ResponseWriter(&c.writer) {

@@ -135,6 +135,7 @@ func (c *Context) fireError() {
 		return
 	}
 	c.errorFired = true
+	c.writer.refused = nil // a refused response gets its error page now
 	code := c.writer.status
 	hs := c.app.errorHandlersFor(c, code)
 	if hs == nil {

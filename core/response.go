@@ -7,6 +7,14 @@
 // the error handler registered for that code. It keeps http.Flusher,
 // http.Hijacker and io.ReaderFrom, and Unwrap lets http.ResponseController
 // reach the server's writer for everything else (deadlines, full duplex).
+//
+// Before-write hooks (Context.OnBeforeWrite) run once, when the status line
+// is about to go out: the last moment a handler's side effects (a session
+// to save) can still change the response. A hook that fails refuses the
+// response: the handler's writes are dropped and return the hook's error,
+// and the error page for it is written after the chain, as for
+// StopWithError. The hooks live in a slice the pooled Context keeps, so
+// registering one does not allocate once the slice has grown.
 
 package core
 
@@ -31,6 +39,60 @@ type responseWriter struct {
 	size        int64
 	wroteHeader bool
 	hijacked    bool
+	ctx         *Context          // set by OnBeforeWrite, for the hooks
+	hooks       []BeforeWriteHook // run once before the status goes out
+	refused     error             // a hook's error: the handler's writes are dropped
+}
+
+// BeforeWriteHook is called by the response writer once per response, just
+// before its status line and headers are sent: at the first Write,
+// WriteString, ReadFrom or Flush, or after the chain when the handler wrote
+// nothing. It may still change the status and the headers. When it returns
+// an error, nothing the handler writes reaches the client (its writes return
+// the error) and the response becomes the error page for that error, with
+// the status StatusOf gives it, exactly as after StopWithError.
+type BeforeWriteHook interface {
+	BeforeWrite(c *Context) error
+}
+
+// OnBeforeWrite registers h to run before the response's status line goes
+// out (see BeforeWriteHook); hooks run in registration order and the first
+// error stops them. A hook registered after the response started never
+// runs. It does not allocate once the pooled Context has held as many hooks
+// before; h itself should be a pointer (a pointer in an interface does not
+// allocate, a closure usually does).
+func (c *Context) OnBeforeWrite(h BeforeWriteHook) {
+	c.check()
+	c.writer.ctx = c
+	c.writer.hooks = append(c.writer.hooks, h)
+}
+
+// runHooks runs and forgets the registered hooks. It reports false when
+// one refused the response.
+func (rw *responseWriter) runHooks() bool {
+	hooks := rw.hooks
+	rw.hooks = hooks[:0] // a hook that writes must not run the hooks again
+	var err error
+	for i, h := range hooks {
+		if err == nil {
+			err = h.BeforeWrite(rw.ctx)
+		}
+		hooks[i] = nil
+	}
+	if err != nil {
+		rw.ctx.StopWithError(err)
+		rw.refused = err
+		return false
+	}
+	return true
+}
+
+// dropHooks forgets the hooks that did not run (a hijacked or panicking
+// request), so a pooled Context keeps nothing of its request.
+func (rw *responseWriter) dropHooks() {
+	clear(rw.hooks)
+	rw.hooks = rw.hooks[:0]
+	rw.refused = nil
 }
 
 func (rw *responseWriter) reset(w http.ResponseWriter) {
@@ -39,6 +101,9 @@ func (rw *responseWriter) reset(w http.ResponseWriter) {
 	rw.size = 0
 	rw.wroteHeader = false
 	rw.hijacked = false
+	if len(rw.hooks) > 0 || rw.refused != nil {
+		rw.dropHooks()
+	}
 }
 
 // Header returns the response header map.
@@ -52,7 +117,7 @@ func (rw *responseWriter) Header() http.Header {
 // WriteHeader records code; it reaches the client with the first write.
 // Informational codes (1xx but 101) go out at once, as net/http allows.
 func (rw *responseWriter) WriteHeader(code int) {
-	if rw.wroteHeader || rw.hijacked || rw.w == nil {
+	if rw.wroteHeader || rw.hijacked || rw.w == nil || rw.refused != nil {
 		return
 	}
 	if code >= 100 && code < 200 && code != http.StatusSwitchingProtocols {
@@ -63,7 +128,10 @@ func (rw *responseWriter) WriteHeader(code int) {
 }
 
 func (rw *responseWriter) writeHeaderNow() {
-	if !rw.wroteHeader {
+	if !rw.wroteHeader && rw.refused == nil {
+		if len(rw.hooks) > 0 && !rw.runHooks() {
+			return
+		}
 		rw.wroteHeader = true
 		rw.w.WriteHeader(rw.status)
 	}
@@ -77,7 +145,9 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 	if rw.hijacked {
 		return 0, ErrHijacked
 	}
-	rw.writeHeaderNow()
+	if rw.writeHeaderNow(); rw.refused != nil {
+		return 0, rw.refused
+	}
 	n, err := rw.w.Write(p)
 	rw.size += int64(n)
 	return n, err
@@ -92,7 +162,9 @@ func (rw *responseWriter) WriteString(s string) (int, error) {
 	if rw.hijacked {
 		return 0, ErrHijacked
 	}
-	rw.writeHeaderNow()
+	if rw.writeHeaderNow(); rw.refused != nil {
+		return 0, rw.refused
+	}
 	n, err := io.WriteString(rw.w, s)
 	rw.size += int64(n)
 	return n, err
@@ -106,7 +178,9 @@ func (rw *responseWriter) ReadFrom(r io.Reader) (int64, error) {
 	if rw.hijacked {
 		return 0, ErrHijacked
 	}
-	rw.writeHeaderNow()
+	if rw.writeHeaderNow(); rw.refused != nil {
+		return 0, rw.refused
+	}
 	var n int64
 	var err error
 	if rf, ok := rw.w.(io.ReaderFrom); ok {
@@ -134,7 +208,9 @@ func (rw *responseWriter) FlushError() error {
 	if rw.hijacked {
 		return ErrHijacked
 	}
-	rw.writeHeaderNow()
+	if rw.writeHeaderNow(); rw.refused != nil {
+		return rw.refused
+	}
 	return http.NewResponseController(rw.w).Flush()
 }
 

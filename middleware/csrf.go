@@ -183,14 +183,19 @@ func RotateCSRFToken(ctx *core.Context) string {
 	if m == nil {
 		return ""
 	}
+	tok := NewCSRFToken()
+	m.store.SetToken(ctx, tok)
+	ctx.Values().Set(csrfFreshKey, tok)
+	return tok
+}
+
+// NewCSRFToken returns a fresh token: 32 bytes from crypto/rand, base64url.
+func NewCSRFToken() string {
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		// crypto/rand does not fail on supported platforms; a guessable
 		// token would be worse than a failed request.
 		panic(fmt.Errorf("middleware: CSRF: crypto/rand: %w", err))
 	}
-	tok := base64.RawURLEncoding.EncodeToString(b[:])
-	m.store.SetToken(ctx, tok)
-	ctx.Values().Set(csrfFreshKey, tok)
-	return tok
+	return base64.RawURLEncoding.EncodeToString(b[:])
 }
