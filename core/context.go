@@ -4,9 +4,15 @@
 // pooled: the Application takes one from a sync.Pool, resets every field
 // that belongs to a request, runs the chain and puts it back. That is why a
 // Context must not be used after its handler returns: the same object may
-// already be serving another request. The rule is enforced where it is cheap
-// (a released Context panics with ErrContextReleased on access, and its
-// writes fail), and Clone gives a detached copy for goroutines.
+// already be serving another request. The rule is enforced where it is
+// cheap: a released Context panics with ErrContextReleased on access and its
+// writes fail with it, the flag being atomic so that a stale handle on
+// another goroutine reads it without a data race; Clone gives a detached
+// copy for goroutines. A Context handed to code the router does not control
+// and that may outlive the request (the chain run by a FromStd middleware
+// that returned while its next was still running, as http.TimeoutHandler
+// does) is never put back into the pool, so a stale handle there can never
+// reach another request.
 //
 // Context deliberately does not implement context.Context: a pooled object
 // that doubles as a cancellation context escapes into goroutines and
@@ -19,6 +25,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sync/atomic"
 )
 
 // Handler is the function type of handlers and middleware. Middleware calls
@@ -46,7 +53,7 @@ type Context struct {
 	bodyLimited bool
 	viewLayout  string
 	viewData    map[string]any
-	live        bool
+	live        atomic.Bool // between reset and release; read by stale handles
 	errorFired  bool
 }
 
@@ -63,14 +70,14 @@ func (c *Context) reset(w http.ResponseWriter, r *http.Request) {
 	c.out = &c.writer
 	c.request = r
 	c.index = -1
-	c.live = true
+	c.live.Store(true)
 }
 
 // release clears every per-request field, so that nothing of this request
 // is visible to the next one and a pooled Context keeps no request data
 // alive, and marks the Context unusable until reset.
 func (c *Context) release() {
-	c.live = false
+	c.live.Store(false)
 	c.request = nil
 	c.writer.w = nil
 	if len(c.writer.hooks) > 0 || c.writer.refused != nil {
@@ -94,7 +101,7 @@ func (c *Context) release() {
 }
 
 func (c *Context) check() {
-	if !c.live {
+	if !c.live.Load() {
 		panic(ErrContextReleased)
 	}
 }
@@ -110,9 +117,9 @@ func (c *Context) Clone() *Context {
 		params:  append(Params(nil), c.params...),
 		values:  c.values.clone(),
 		route:   c.route,
-		live:    true,
 		stopped: true,
 	}
+	cp.live.Store(true)
 	cp.out = &cp.writer
 	return cp
 }
@@ -256,7 +263,7 @@ func (c *Context) Written() bool { return c.writer.wroteHeader || c.writer.hijac
 
 // Write writes p to the response body.
 func (c *Context) Write(p []byte) (int, error) {
-	if !c.live {
+	if !c.live.Load() {
 		return 0, ErrContextReleased
 	}
 	return c.out.Write(p)
@@ -264,7 +271,7 @@ func (c *Context) Write(p []byte) (int, error) {
 
 // WriteString writes s to the response body.
 func (c *Context) WriteString(s string) (int, error) {
-	if !c.live {
+	if !c.live.Load() {
 		return 0, ErrContextReleased
 	}
 	if c.out == http.ResponseWriter(&c.writer) {
