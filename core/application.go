@@ -65,6 +65,7 @@ type Application struct {
 
 	view  ViewEngine
 	forms formCodec
+	validator Validator // WithValidator; nil: no validation
 
 	serverMu   sync.Mutex
 	server     *http.Server

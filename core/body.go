@@ -9,7 +9,6 @@ package core
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -51,7 +50,8 @@ func (c *Context) ReadBody() ([]byte, error) {
 	return b, nil
 }
 
-// ReadJSON decodes the JSON request body into v. Unknown fields are
+// ReadJSON decodes the JSON request body into v, then validates it (see
+// WithValidator). Unknown fields are
 // ignored; an empty body, malformed JSON, a type mismatch or trailing data
 // give a 400 naming the problem, an oversized body a 413.
 func (c *Context) ReadJSON(v any) error {
@@ -86,28 +86,12 @@ func (c *Context) ReadJSON(v any) error {
 		}
 		return NewHTTPError(http.StatusBadRequest, "malformed JSON: data after the top-level value")
 	}
-	return nil
-}
-
-// ReadXML decodes the XML request body into v. An empty or malformed body
-// gives a 400 naming the problem, an oversized one a 413.
-func (c *Context) ReadXML(v any) error {
-	c.check()
-	if c.request.Body == nil || c.request.Body == http.NoBody {
-		return NewHTTPError(http.StatusBadRequest, "empty request body, XML expected")
-	}
-	c.limitBody()
-	if err := xml.NewDecoder(c.request.Body).Decode(v); err != nil {
-		if errors.Is(err, io.EOF) {
-			return NewHTTPError(http.StatusBadRequest, "empty request body, XML expected")
-		}
-		return bodyError(err, "malformed XML")
-	}
-	return nil
+	return c.Validate(v)
 }
 
 // ReadForm parses the form body (urlencoded or multipart) and the query
-// into the struct pointed to by v. Fields are matched by their `form` tag,
+// into the struct pointed to by v, then validates it (see WithValidator).
+// Fields are matched by their `form` tag,
 // else by name, case-insensitively; a tag of "-" skips the field. Supported
 // field types: string, bool, ints, uints, floats and slices of those.
 func (c *Context) ReadForm(v any) error {
@@ -123,7 +107,10 @@ func (c *Context) ReadForm(v any) error {
 	if err != nil {
 		return bodyError(err, "malformed form")
 	}
-	return c.app.forms.decode(r.Form, v)
+	if err := c.app.forms.decode(r.Form, v); err != nil {
+		return err
+	}
+	return c.Validate(v)
 }
 
 // formCodec decodes url.Values into structs. Field plans are computed once

@@ -71,6 +71,9 @@ func (c *Context) reset(w http.ResponseWriter, r *http.Request) {
 	c.request = r
 	c.index = -1
 	c.live.Store(true)
+	if r.Body != nil && r.Body != http.NoBody {
+		c.limitBody() // WithBodyLimit bounds Request().Body too, not only the readers
+	}
 }
 
 // release clears every per-request field, so that nothing of this request

@@ -84,8 +84,11 @@ func publicMessage(err error, code int, details bool) string {
 }
 
 // defaultErrorHandler writes "Status Text" or "Status Text: reason" as
-// plain text.
+// plain text, and a ValidationError as {"errors": {"field": "reason"}}.
 func defaultErrorHandler(c *Context) {
+	if writeValidationError(c) {
+		return
+	}
 	code := c.writer.status
 	body := http.StatusText(code)
 	if msg := publicMessage(c.err, code, c.app.errorDetails); msg != "" {
