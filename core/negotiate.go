@@ -1,0 +1,123 @@
+// Content negotiation.
+//
+// Negotiate picks, among the media types a handler can produce, the one the
+// Accept header prefers: each offer gets the q-value of the most specific
+// media range that matches it (type/subtype over type/* over */*), the
+// highest q wins and ties go to the handler's order. A missing Accept
+// accepts anything; an offer with q=0 is refused. When nothing fits the
+// request is stopped with 406 and the list of what was available.
+
+package core
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// Media types Negotiate knows how to write.
+const (
+	MIMEJSON = "application/json"
+	MIMEXML  = "application/xml"
+	MIMEHTML = "text/html"
+	MIMEText = "text/plain"
+)
+
+var defaultOffers = []string{MIMEJSON, MIMEXML, MIMEHTML, MIMEText}
+
+// NegotiateFormat returns the offer the client's Accept header prefers, or
+// "" when it accepts none of them.
+func (c *Context) NegotiateFormat(offers ...string) string {
+	c.check()
+	accept := c.request.Header.Values("Accept")
+	if len(accept) == 0 && len(offers) > 0 {
+		return offers[0]
+	}
+	best, bestQ := "", 0.0
+	for _, o := range offers {
+		if q := acceptQuality(accept, o); q > bestQ {
+			best, bestQ = o, q
+		}
+	}
+	return best
+}
+
+// acceptQuality returns the q-value Accept values give the media type
+// offer, from the most specific matching range.
+func acceptQuality(accept []string, offer string) float64 {
+	otype, osub, _ := strings.Cut(offer, "/")
+	q, spec := 0.0, -1
+	for _, v := range accept {
+		for v != "" {
+			var item string
+			item, v, _ = strings.Cut(v, ",")
+			mr, params, _ := strings.Cut(item, ";")
+			mr = strings.TrimSpace(mr)
+			typ, sub, _ := strings.Cut(mr, "/")
+			s := -1
+			switch {
+			case typ == "*" && sub == "*":
+				s = 0
+			case strings.EqualFold(typ, otype) && sub == "*":
+				s = 1
+			case strings.EqualFold(typ, otype) && strings.EqualFold(sub, osub):
+				s = 2
+			}
+			if s > spec {
+				spec, q = s, mediaQ(params)
+			}
+		}
+	}
+	return q
+}
+
+func mediaQ(params string) float64 {
+	for params != "" {
+		var p string
+		p, params, _ = strings.Cut(params, ";")
+		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+		if strings.EqualFold(k, "q") {
+			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || q < 0 || q > 1 {
+				return 0
+			}
+			return q
+		}
+	}
+	return 1
+}
+
+// Negotiate writes data in the format the client prefers among offers
+// (default JSON, XML, HTML, text, in that order of preference for equal
+// q-values): JSON and XML marshal data; HTML writes a string (or
+// fmt.Stringer) as is, since it is taken to be markup, and escapes any
+// other value's fmt.Sprint; text writes fmt.Sprint(data). When the client
+// accepts none of the offers, the request is stopped with 406.
+func (c *Context) Negotiate(data any, offers ...string) {
+	if len(offers) == 0 {
+		offers = defaultOffers
+	}
+	switch c.NegotiateFormat(offers...) {
+	case MIMEJSON:
+		c.JSON(data)
+	case MIMEXML:
+		c.XML(data)
+	case MIMEHTML:
+		switch v := data.(type) {
+		case string:
+			c.HTML(v)
+		case fmt.Stringer:
+			c.HTML(v.String())
+		default:
+			c.HTML(html.EscapeString(fmt.Sprint(data)))
+		}
+	case MIMEText:
+		c.Text(fmt.Sprint(data))
+	case "":
+		c.StopWithError(NewHTTPError(http.StatusNotAcceptable, "acceptable: "+strings.Join(offers, ", ")))
+	default:
+		c.StopWithError(fmt.Errorf("vireo: Negotiate cannot write %q; use NegotiateFormat", offers))
+	}
+}

@@ -1,0 +1,37 @@
+// TLS and HTTP/2.
+//
+// ListenTLS is Listen over TLS: it loads the certificate and key, offers
+// HTTP/2 and HTTP/1.1 through ALPN (net/http serves h2 on a TLS listener
+// whose config offers it) and refuses TLS below 1.2.
+
+package core
+
+import (
+	"crypto/tls"
+	"net"
+	"net/http"
+)
+
+// ListenTLS listens on addr and serves HTTPS (HTTP/2 and HTTP/1.1) with
+// the certificate and key in the PEM files certFile and keyFile, until
+// shutdown; see Serve.
+func (app *Application) ListenTLS(addr, certFile, keyFile string, configure ...func(*http.Server)) error {
+	if err := app.Build(); err != nil {
+		return err
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return err
+	}
+	cfg := &tls.Config{
+		Certificates: []tls.Certificate{cert},
+		NextProtos:   []string{"h2", "http/1.1"},
+		MinVersion:   tls.VersionTLS12,
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	setTLS := func(s *http.Server) { s.TLSConfig = cfg }
+	return app.Serve(tls.NewListener(ln, cfg), append([]func(*http.Server){setTLS}, configure...)...)
+}

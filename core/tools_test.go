@@ -1,0 +1,205 @@
+package core
+
+import (
+	"bufio"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+type point struct {
+	X int `json:"x" xml:"x"`
+	Y int `json:"y" xml:"y"`
+}
+
+func (p point) String() string { return "<b>point</b>" }
+
+func TestNegotiate(t *testing.T) {
+	app := New(WithStartupOutput(nil))
+	app.Get("/p", func(c *Context) { c.Negotiate(point{1, 2}) })
+	app.Get("/json-or-xml", func(c *Context) { c.Negotiate(point{1, 2}, MIMEJSON, MIMEXML) })
+	tests := []struct {
+		path, accept string
+		status       int
+		ctype, body  string
+	}{
+		{"/p", "", 200, "application/json", `{"x":1,"y":2}`},
+		{"/p", "application/json", 200, "application/json", `{"x":1,"y":2}`},
+		{"/p", "application/xml", 200, "application/xml", `<point><x>1</x><y>2</y></point>`},
+		{"/p", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", 200, "text/html", "<b>point</b>"},
+		{"/p", "text/plain", 200, "text/plain", "<b>point</b>"},
+		{"/p", "text/*;q=0.5, application/json;q=0.4", 200, "text/html", "<b>point</b>"},
+		{"/p", "application/*;q=0.2, application/xml;q=0", 200, "application/json", `{"x":1,"y":2}`},
+		{"/p", "*/*", 200, "application/json", `{"x":1,"y":2}`},
+		{"/p", "image/png", 406, "text/plain", "Not Acceptable: acceptable: application/json, application/xml, text/html, text/plain"},
+		{"/json-or-xml", "text/html", 406, "text/plain", ""},
+		{"/json-or-xml", "application/xml;q=0.9, application/json;q=0.8", 200, "application/xml", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path+" "+tt.accept, func(t *testing.T) {
+			req := httptest.NewRequest("GET", tt.path, nil)
+			if tt.accept != "" {
+				req.Header.Set("Accept", tt.accept)
+			}
+			rec := httptest.NewRecorder()
+			app.ServeHTTP(rec, req)
+			if rec.Code != tt.status || !strings.HasPrefix(rec.Header().Get("Content-Type"), tt.ctype) {
+				t.Fatalf("%d %q, want %d %q", rec.Code, rec.Header().Get("Content-Type"), tt.status, tt.ctype)
+			}
+			if got := strings.TrimSpace(rec.Body.String()); tt.body != "" && !strings.HasSuffix(got, tt.body) {
+				t.Errorf("body %q, want %q", got, tt.body)
+			}
+		})
+	}
+}
+
+func TestAttachment(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "report.csv"), []byte("a,b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	app := New(WithStartupOutput(nil))
+	app.Get("/named", func(c *Context) { c.Download(filepath.Join(dir, "report.csv"), "Q1 résumé \"x\".csv") })
+	app.Get("/plain", func(c *Context) { c.Download(filepath.Join(dir, "report.csv"), "") })
+	tests := []struct{ path, want string }{
+		{"/plain", `attachment; filename="report.csv"`},
+		{"/named", `attachment; filename="Q1 r_sum_ _x_.csv"; filename*=UTF-8''Q1%20r%C3%A9sum%C3%A9%20%22x%22.csv`},
+	}
+	for _, tt := range tests {
+		rec := httptest.NewRecorder()
+		app.ServeHTTP(rec, httptest.NewRequest("GET", tt.path, nil))
+		if rec.Code != 200 || rec.Body.String() != "a,b\n" {
+			t.Errorf("%s: %d %q", tt.path, rec.Code, rec.Body)
+		}
+		if got := rec.Header().Get("Content-Disposition"); got != tt.want {
+			t.Errorf("%s: Content-Disposition %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestSSE(t *testing.T) {
+	next := make(chan struct{})
+	app := New(WithStartupOutput(nil))
+	app.Get("/events", func(c *Context) {
+		s, err := c.SSE()
+		if err != nil {
+			c.StopWithError(err)
+			return
+		}
+		s.Retry(3 * time.Second)
+		s.Send("greeting", "1", "hello\nworld")
+		<-next // the client has read the first event: it was flushed
+		if err := s.Send("bad\nname", "", "x"); err != ErrInvalidEventField {
+			t.Errorf("Send with a line break in the name: %v", err)
+		}
+		s.Comment("keep-alive")
+		s.Send("", "", "bye")
+	})
+	srv := httptest.NewServer(app)
+	defer srv.Close()
+	res, err := srv.Client().Get(srv.URL + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if ct := res.Header.Get("Content-Type"); ct != "text/event-stream" || res.Header.Get("Cache-Control") != "no-cache" {
+		t.Errorf("headers %v", res.Header)
+	}
+	br := bufio.NewReader(res.Body)
+	var first strings.Builder
+	for !strings.HasSuffix(first.String(), "data: world\n\n") {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("%q: %v", first.String(), err)
+		}
+		first.WriteString(line)
+	}
+	if want := "retry: 3000\n\nevent: greeting\nid: 1\ndata: hello\ndata: world\n\n"; first.String() != want {
+		t.Errorf("first event %q, want %q", first.String(), want)
+	}
+	close(next)
+	rest, _ := io.ReadAll(br)
+	if string(rest) != ": keep-alive\n\ndata: bye\n\n" {
+		t.Errorf("rest %q", rest)
+	}
+}
+
+// selfSigned writes a certificate and key for 127.0.0.1 into dir.
+func selfSigned(t *testing.T, dir string) (certFile, keyFile string, pool *x509.CertPool) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "vireo test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalECPrivateKey(key)
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+	cert, _ := x509.ParseCertificate(der)
+	pool = x509.NewCertPool()
+	pool.AddCert(cert)
+	return certFile, keyFile, pool
+}
+
+func TestListenTLS(t *testing.T) {
+	certFile, keyFile, pool := selfSigned(t, t.TempDir())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	app := New(WithStartupOutput(nil))
+	app.Get("/", func(c *Context) { c.Text(c.Request().Proto + " " + c.Scheme()) })
+	errc := make(chan error, 1)
+	go func() { errc <- app.ListenTLS(addr, certFile, keyFile) }()
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: true}}
+	var res *http.Response
+	for i := 0; i < 100; i++ {
+		if res, err = client.Get("https://" + addr + "/"); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.ProtoMajor != 2 || string(body) != "HTTP/2.0 https" {
+		t.Errorf("proto %s, body %q", res.Proto, body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	app.Shutdown(ctx)
+	if err := <-errc; err != nil {
+		t.Errorf("ListenTLS: %v", err)
+	}
+	if err := New(WithStartupOutput(nil)).ListenTLS("127.0.0.1:0", "/nonexistent", "/nonexistent"); err == nil {
+		t.Error("missing certificate accepted")
+	}
+}
