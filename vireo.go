@@ -64,9 +64,37 @@ type (
 	// ViewEngine is the template engine interface Context.View renders
 	// through; the view package's engines implement it.
 	ViewEngine = core.ViewEngine
+	// Validator checks a value decoded from a request (WithValidator).
+	Validator = core.Validator
+	// ValidatorFunc adapts a function to a Validator.
+	ValidatorFunc = core.ValidatorFunc
+	// ValidationError is a 400 naming each invalid field and why.
+	ValidationError = core.ValidationError
+	// BeforeWriteHook is called once just before a response's status line
+	// goes out (Context.OnBeforeWrite); its error replaces the response.
+	BeforeWriteHook = core.BeforeWriteHook
 	// TimeoutResponse is the answer sent when a handler overruns the
 	// deadline of WithRequestTimeout or Context.NextWithTimeout.
 	TimeoutResponse = core.TimeoutResponse
+	// RouteParam is one parameter of a route pattern, as Route.Params and
+	// Router.Params report it.
+	RouteParam = core.RouteParam
+	// ParamType is the type of a route parameter, the word after the colon
+	// in {name:type}.
+	ParamType = core.ParamType
+)
+
+// The parameter types of the pattern grammar.
+const (
+	ParamString = core.ParamString // any non-empty segment
+	ParamBool   = core.ParamBool   // true or false
+	ParamInt    = core.ParamInt    // a decimal that fits an int
+	ParamUint   = core.ParamUint   // a non-negative decimal that fits a uint
+	ParamInt64  = core.ParamInt64  // a decimal that fits an int64
+	ParamUint64 = core.ParamUint64 // a non-negative decimal that fits a uint64
+	ParamUUID   = core.ParamUUID   // 8-4-4-4-12 hexadecimal digits
+	ParamAlpha  = core.ParamAlpha  // ASCII letters only
+	ParamPath   = core.ParamPath   // the rest of the path, slashes included
 )
 
 // Trailing-slash policies for WithTrailingSlash.
@@ -171,6 +199,10 @@ func WithShutdownTimeout(d time.Duration) Option { return core.WithShutdownTimeo
 // WithRequestTimeout gives every request a deadline of d: a handler still
 // running after d has its writes refused and the client gets 503.
 func WithRequestTimeout(d time.Duration) Option { return core.WithRequestTimeout(d) }
+
+// WithValidator sets the Validator run by ReadJSON, ReadXML, ReadForm and
+// mvc body binding.
+func WithValidator(v Validator) Option { return core.WithValidator(v) }
 
 // WithTrustedProxies makes Context.RemoteAddr believe header
 // ("X-Forwarded-For" or "X-Real-IP") for connections from the given

@@ -31,15 +31,52 @@ const (
 )
 
 var paramTypeNames = map[string]paramType{
-	"string": typeString,
-	"bool":   typeBool,
-	"int":    typeInt,
-	"uint":   typeUint,
-	"int64":  typeInt64,
-	"uint64": typeUint64,
-	"uuid":   typeUUID,
-	"alpha":  typeAlpha,
-	"path":   typePath,
+	string(ParamString): typeString,
+	string(ParamBool):   typeBool,
+	string(ParamInt):    typeInt,
+	string(ParamUint):   typeUint,
+	string(ParamInt64):  typeInt64,
+	string(ParamUint64): typeUint64,
+	string(ParamUUID):   typeUUID,
+	string(ParamAlpha):  typeAlpha,
+	string(ParamPath):   typePath,
+}
+
+// ParamType is the type of a route parameter: the word after the colon in
+// {name:type}. A parameter written {name} is a ParamString, {name...} a
+// ParamPath. Layers above the router (mvc) read a route's parameters
+// through Route.Params and Router.Params and write patterns with these
+// words, so the pattern grammar has one definition, here.
+type ParamType string
+
+// The parameter types of the pattern grammar.
+const (
+	ParamString ParamType = "string" // any non-empty segment
+	ParamBool   ParamType = "bool"   // true or false
+	ParamInt    ParamType = "int"    // a decimal that fits an int
+	ParamUint   ParamType = "uint"   // a non-negative decimal that fits a uint
+	ParamInt64  ParamType = "int64"  // a decimal that fits an int64
+	ParamUint64 ParamType = "uint64" // a non-negative decimal that fits a uint64
+	ParamUUID   ParamType = "uuid"   // 8-4-4-4-12 hexadecimal digits
+	ParamAlpha  ParamType = "alpha"  // ASCII letters only
+	ParamPath   ParamType = "path"   // the rest of the path, slashes included
+)
+
+// RouteParam is one parameter of a route pattern.
+type RouteParam struct {
+	Name string
+	Type ParamType
+}
+
+// patternParams returns the parameters of parsed tokens, in order.
+func patternParams(tokens []token) []RouteParam {
+	var ps []RouteParam
+	for _, tk := range tokens {
+		if tk.param {
+			ps = append(ps, RouteParam{Name: tk.name, Type: ParamType(tk.typ.String())})
+		}
+	}
+	return ps
 }
 
 func (t paramType) String() string {

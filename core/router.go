@@ -36,8 +36,14 @@ type Route struct {
 	handlers  []Handler
 	chain     []Handler // middleware + handlers, assembled by Build
 	maxParams int
+	params    []RouteParam // the pattern's parameters, set when it parses
 	err       error
 }
+
+// Params returns the parameters of the route's full pattern (party prefixes
+// included) in order, or nil when the pattern did not parse. The slice is
+// the caller's.
+func (rt *Route) Params() []RouteParam { return append([]RouteParam(nil), rt.params...) }
 
 // Err returns the registration error of the route, or nil.
 func (rt *Route) Err() error { return rt.err }
@@ -47,6 +53,20 @@ func (rt *Route) String() string { return rt.Method + " " + rt.Pattern }
 
 // Prefix returns the full path prefix of the router.
 func (r *Router) Prefix() string { return r.prefix }
+
+// Params returns the parameters of the router's full prefix in order, nil
+// for a prefix without any or one that does not parse (routes registered
+// under it report the error).
+func (r *Router) Params() []RouteParam {
+	if r.prefix == "" {
+		return nil
+	}
+	tokens, err := parsePattern(r.prefix)
+	if err != nil {
+		return nil
+	}
+	return patternParams(tokens)
+}
 
 // App returns the application the router belongs to.
 func (r *Router) App() *Application { return r.app }
@@ -219,6 +239,7 @@ func (app *Application) addRoute(rt *Route) error {
 	if err != nil {
 		return app.recordError(rt.Method, rt.Pattern, err)
 	}
+	rt.params = patternParams(tokens)
 	for _, tk := range tokens {
 		if tk.param {
 			rt.maxParams++

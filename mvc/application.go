@@ -2,10 +2,10 @@
 // controllers registered on them.
 //
 // Registration errors (a missing dependency, a method that cannot be
-// routed, a route conflict) are returned by Handle and Register's
-// container, kept for Err, and passed to the core application when it can
-// record them (see reportToCore), so that app.Build refuses to start an
-// application with a broken controller.
+// routed, a route conflict) are recorded with the core application through
+// the module-internal registry, each as a *core.RegistrationError, so that
+// app.Build refuses to start an application with a broken controller; they
+// are also returned by Handle and kept for Err.
 
 package mvc
 
@@ -61,49 +61,50 @@ func (m *Application) Party(prefix string, middleware ...core.Handler) *Applicat
 	return child
 }
 
-// Handle registers the routes of controller, a pointer to a struct (see
-// the package documentation for the rules). It returns every problem found,
-// each naming the controller and the method; a controller with errors may
-// have some of its routes registered. Use it as
+// Handle registers the routes of controller, a pointer to a struct, on m
+// (see the package documentation for the rules). It returns every problem
+// found, each a *core.RegistrationError naming the controller and the
+// method; the core application records them too, so app.Build refuses to
+// serve. A controller with errors may have some of its routes registered.
 //
-//	if err := mvc.New(app.Party("/api/values")).Handle(new(ValuesController)); err != nil {
+//	m := mvc.New(app.Party("/api/values"))
+//	if err := mvc.Handle(m, new(ValuesController)); err != nil {
 //		log.Fatal(err)
 //	}
 //
-// or check Err (or app.Build, which reports controller errors too) after
-// registering everything.
-func (m *Application) Handle(controller any) error {
-	if m.Router == nil {
+// Handle is a function generic in the controller's type, rather than a
+// method of Application, so that it can call the methods of the common
+// shapes directly, with no reflect and no unsafe (see "Performance" in the
+// package documentation).
+func Handle[C any](m *Application, controller *C) error {
+	if m == nil || m.Router == nil {
 		err := errors.New("mvc: Handle: the application has no router")
-		m.fail(err)
+		if m != nil {
+			err = m.fail(err)
+		}
 		return err
 	}
 	c, err := newController(controller, m.Router, m.deps)
 	if err != nil {
-		m.fail(err)
-		return err
+		return m.fail(err)
 	}
-	if err := c.activate(); err != nil {
-		m.fail(err)
-		return err
+	err = c.activate()
+	if err != nil {
+		*m.errs = append(*m.errs, err) // recorded with the core by the controller
 	}
-	return nil
+	return err
 }
 
 // Err returns the registration errors of m, its parent and its parties so
 // far, joined, or nil.
 func (m *Application) Err() error { return errors.Join(*m.errs...) }
 
-func (m *Application) fail(err error) {
-	*m.errs = append(*m.errs, err)
-	reportToCore(m.Router, err)
-}
-
-// reportToCore records err on the core application of r, so that Build
-// reports it and the application refuses to serve.
-func reportToCore(r *core.Router, err error) {
-	if r == nil || r.App() == nil {
-		return
+// fail records err with the core application, as a
+// *core.RegistrationError, keeps it for Err and returns it.
+func (m *Application) fail(err error) error {
+	if m.Router != nil && m.Router.App() != nil {
+		err = registry.RecordError(m.Router.App(), "", "", err)
 	}
-	registry.RecordError(r.App(), "", "", err)
+	*m.errs = append(*m.errs, err)
+	return err
 }

@@ -10,13 +10,8 @@
 //	path parameters (method parameters only)  bool, string, ints, uints, floats
 //	request bodies (method parameters only)   a struct or *struct on POST, PUT, PATCH, Any
 //
-// Path parameters are bound by position from the end of the route: the
-// method's last path parameter takes the route's last parameter, the one
-// before it the one before, and so on. A method's By parameters therefore
-// bind to its own segments, and extra leading parameters reach the
-// parameters of the party's prefix. A value that does not parse as the
-// parameter's Go type (possible only with an untyped {name} segment, or an
-// int8 receiving 300) answers 404: the path names nothing.
+// Path parameters are bound by position from the end of the route and
+// parsed in one place (params.go).
 
 package mvc
 
@@ -26,7 +21,6 @@ import (
 	"mime"
 	"net/http"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/vireo-go/vireo/core"
@@ -61,10 +55,10 @@ const (
 
 // input is a classified method parameter or controller field.
 type input struct {
-	kind  inputKind
-	typ   reflect.Type
-	param int         // inPath: index in the route's parameters, set when the route is known
-	dep   *dependency // inDependency
+	kind inputKind
+	typ  reflect.Type
+	back int         // inPath: position from the end of the route's parameters (1 is the last)
+	dep  *dependency // inDependency
 	// session is the typed getter of inSession, for fast.go.
 	session func(ctx *core.Context) (*sessions.Session, error)
 	get     func(ctx *core.Context) (reflect.Value, error)
@@ -113,72 +107,11 @@ func requestInput(t reflect.Type, deps *Dependencies) (in *input, ok bool) {
 	return in, true
 }
 
-// pathParamType returns the core pattern type for a path parameter of Go
-// type t ("" for a plain {name} segment); ok is false for types that cannot
-// come from a path.
-func pathParamType(t reflect.Type) (typ string, ok bool) {
-	switch t.Kind() {
-	case reflect.String:
-		return "", true
-	case reflect.Bool:
-		return "bool", true
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32:
-		return "int", true
-	case reflect.Int64:
-		return "int64", true
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32:
-		return "uint", true
-	case reflect.Uint64:
-		return "uint64", true
-	case reflect.Float32, reflect.Float64:
-		return "", true
-	}
-	return "", false
-}
-
-// bindPath sets in.get to parse route parameter i as in.typ.
-func (in *input) bindPath(i int) {
-	in.param = i
-	t := in.typ
-	raw := func(ctx *core.Context) (string, bool) {
-		ps := ctx.Params()
-		if i >= len(ps) {
-			return "", false
-		}
-		return ps[i].Value, true
-	}
-	in.get = func(ctx *core.Context) (reflect.Value, error) {
-		s, ok := raw(ctx)
-		if !ok {
-			return reflect.Value{}, errNotFound
-		}
-		v := reflect.New(t).Elem()
-		var err error
-		switch t.Kind() {
-		case reflect.String:
-			v.SetString(s)
-		case reflect.Bool:
-			var b bool
-			b, err = strconv.ParseBool(s)
-			v.SetBool(b)
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			var n int64
-			n, err = strconv.ParseInt(s, 10, t.Bits())
-			v.SetInt(n)
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			var n uint64
-			n, err = strconv.ParseUint(s, 10, t.Bits())
-			v.SetUint(n)
-		case reflect.Float32, reflect.Float64:
-			var f float64
-			f, err = strconv.ParseFloat(s, t.Bits())
-			v.SetFloat(f)
-		}
-		if err != nil {
-			return reflect.Value{}, errNotFound
-		}
-		return v, nil
-	}
+// bindPath makes in read the route parameter back places from the end of
+// the route (see params.go).
+func (in *input) bindPath(back int) {
+	in.back = back
+	in.get = reflectPath(in.typ, back)
 }
 
 // bodyMethod reports whether request bodies of method bind to struct

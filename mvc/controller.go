@@ -32,6 +32,7 @@ import (
 	"strings"
 
 	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/internal/registry"
 )
 
 type controller struct {
@@ -49,6 +50,8 @@ type controller struct {
 	routes       []*core.Route
 	routeMethods []string // the method name of each route
 	errs         []error
+	// direct is directCaller instantiated for the controller's type.
+	direct func(m reflect.Method, ft reflect.Type, ins []*input) caller
 }
 
 // fieldInput is a per-request field: its index path in the struct and
@@ -58,22 +61,15 @@ type fieldInput struct {
 	in    *input
 }
 
-func newController(v any, router *core.Router, deps *Dependencies) (*controller, error) {
-	if v == nil {
-		return nil, errors.New("mvc: Handle: nil controller")
-	}
+// newController returns the controller of v, a *C for a struct type C;
+// direct is directCaller[C].
+func newController[C any](v *C, router *core.Router, deps *Dependencies) (*controller, error) {
 	rv := reflect.ValueOf(v)
-	switch {
-	case rv.Kind() == reflect.Pointer && rv.Type().Elem().Kind() == reflect.Struct:
-		if rv.IsNil() {
-			return nil, fmt.Errorf("mvc: Handle: nil %s controller", rv.Type())
-		}
-	case rv.Kind() == reflect.Struct:
-		p := reflect.New(rv.Type())
-		p.Elem().Set(rv)
-		rv = p
-	default:
+	if rv.Type().Elem().Kind() != reflect.Struct {
 		return nil, fmt.Errorf("mvc: Handle: controller must be a pointer to a struct, got %s", rv.Type())
+	}
+	if v == nil {
+		return nil, fmt.Errorf("mvc: Handle: nil %s controller", rv.Type())
 	}
 	c := &controller{
 		name:   rv.Type().Elem().String(),
@@ -81,18 +77,24 @@ func newController(v any, router *core.Router, deps *Dependencies) (*controller,
 		value:  rv,
 		router: router,
 		deps:   newDependencies(deps),
+		direct: directCaller[C],
 	}
 	_, c.begin = rv.Interface().(beginRequester)
 	_, c.end = rv.Interface().(endRequester)
 	return c, nil
 }
 
-func (c *controller) fail(method string, err error) {
+// fail records a problem of the controller (method "") or of one of its
+// methods with the core application, as a *core.RegistrationError for the
+// route httpMethod pattern when there is one, so that Build refuses to
+// serve; Handle returns the recorded errors.
+func (c *controller) fail(method, httpMethod, pattern string, err error) {
 	if method == "" {
-		c.errs = append(c.errs, fmt.Errorf("mvc: %s: %w", c.name, err))
-		return
+		err = fmt.Errorf("mvc: %s: %w", c.name, err)
+	} else {
+		err = fmt.Errorf("mvc: %s.%s: %w", c.name, method, err)
 	}
-	c.errs = append(c.errs, fmt.Errorf("mvc: %s.%s: %w", c.name, method, err))
+	c.errs = append(c.errs, registry.RecordError(c.router.App(), httpMethod, pattern, err))
 }
 
 // activate runs the steps of the file comment.
@@ -100,7 +102,7 @@ func (c *controller) activate() error {
 	if ba, ok := c.value.Interface().(beforeActivator); ok {
 		ba.BeforeActivation(beforeActivation{c})
 		for _, err := range c.deps.errs {
-			c.fail("BeforeActivation", err)
+			c.fail("BeforeActivation", "", "", err)
 		}
 	}
 	c.bindFields()
@@ -109,7 +111,7 @@ func (c *controller) activate() error {
 		handled[er.name] = true
 		m, ok := c.value.Type().MethodByName(er.name)
 		if !ok {
-			c.fail(er.name, fmt.Errorf("BeforeActivation Handle(%q, %q): no exported method %s", er.method, er.pattern, er.name))
+			c.fail(er.name, er.method, "", fmt.Errorf("BeforeActivation Handle(%q, %q): no exported method %s", er.method, er.pattern, er.name))
 			continue
 		}
 		pattern := er.pattern
@@ -153,7 +155,7 @@ func (c *controller) bindFields() {
 		switch {
 		case !ok:
 			if f.Type.Kind() == reflect.Interface && f.Type.NumMethod() > 0 {
-				c.fail("", fmt.Errorf("field %s: no dependency of type %s registered", f.Name, f.Type))
+				c.fail("", "", "", fmt.Errorf("field %s: no dependency of type %s registered", f.Name, f.Type))
 			}
 		case in.static():
 			v, _ := in.get(nil)
@@ -185,7 +187,7 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 	ft := c.value.Method(m.Index).Type() // without the receiver
 	anyMethod := httpMethod == methodAny
 	if ft.IsVariadic() {
-		c.fail(m.Name, errors.New("variadic methods cannot be routes"))
+		c.fail(m.Name, httpMethod, "", errors.New("variadic methods cannot be routes"))
 		return
 	}
 	var (
@@ -198,7 +200,7 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 			ins = append(ins, in)
 			continue
 		}
-		if _, ok := pathParamType(t); ok {
+		if _, ok := patternType(t); ok {
 			in := &input{kind: inPath, typ: t}
 			ins = append(ins, in)
 			pathIns = append(pathIns, in)
@@ -206,36 +208,30 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 		}
 		if isBodyType(t) {
 			if !anyMethod && !bodyMethod(httpMethod) {
-				c.fail(m.Name, fmt.Errorf("parameter %d: no dependency of type %s registered (request bodies bind only on POST, PUT, PATCH and Any)", i+1, t))
+				c.fail(m.Name, httpMethod, "", fmt.Errorf("parameter %d: no dependency of type %s registered (request bodies bind only on POST, PUT, PATCH and Any)", i+1, t))
 				return
 			}
 			ins = append(ins, bodyInput(t, anyMethod))
 			continue
 		}
-		c.fail(m.Name, fmt.Errorf("parameter %d: no dependency of type %s registered", i+1, t))
+		c.fail(m.Name, httpMethod, "", fmt.Errorf("parameter %d: no dependency of type %s registered", i+1, t))
 		return
 	}
 	write, err := resultsWriterFor(ft)
 	if err != nil {
-		c.fail(m.Name, err)
+		c.fail(m.Name, httpMethod, "", err)
 		return
 	}
 
-	prefixParams := patternParams(c.router.Prefix())
+	for k, in := range pathIns {
+		in.bindPath(len(pathIns) - k)
+	}
 	if pattern == "" {
-		pattern, err = buildPattern(segs, pathIns, prefixParams)
+		pattern, err = buildPattern(segs, pathIns, c.router.Params())
 		if err != nil {
-			c.fail(m.Name, err)
+			c.fail(m.Name, httpMethod, "", err)
 			return
 		}
-	}
-	total := len(prefixParams) + len(patternParams(pattern))
-	if len(pathIns) > total {
-		c.fail(m.Name, fmt.Errorf("%d path parameters but the route %q has %d", len(pathIns), joinPattern(c.router.Prefix(), pattern), total))
-		return
-	}
-	for k, in := range pathIns {
-		in.bindPath(total - len(pathIns) + k)
 	}
 
 	h := c.handler(m, ft, ins, write)
@@ -248,7 +244,12 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 	}
 	for _, rt := range routes {
 		if err := rt.Err(); err != nil {
-			c.fail(m.Name, err)
+			// core recorded it already; Handle returns it too.
+			c.errs = append(c.errs, fmt.Errorf("mvc: %s.%s: %w", c.name, m.Name, err))
+			continue
+		}
+		if n := len(rt.Params()); len(pathIns) > n {
+			c.fail(m.Name, rt.Method, rt.Pattern, fmt.Errorf("%d path parameters but the route has %d", len(pathIns), n))
 			continue
 		}
 		c.routes = append(c.routes, rt)
@@ -257,8 +258,9 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 }
 
 // buildPattern turns a name's segments into a pattern, the By segments
-// taking the types of the last path parameters.
-func buildPattern(segs []segment, pathIns []*input, prefixParams []string) (string, error) {
+// taking the types of the last path parameters; prefix holds the
+// parameters of the router's prefix.
+func buildPattern(segs []segment, pathIns []*input, prefix []core.RouteParam) (string, error) {
 	byCount := 0
 	for _, s := range segs {
 		if s.kind != segStatic {
@@ -268,12 +270,12 @@ func buildPattern(segs []segment, pathIns []*input, prefixParams []string) (stri
 	if byCount > len(pathIns) {
 		return "", fmt.Errorf("the name has %d By but the method has %d path parameters (bool, string, int..., uint..., float...)", byCount, len(pathIns))
 	}
-	if byCount < len(pathIns)-len(prefixParams) {
-		return "", fmt.Errorf("%d path parameters but the name has %d By (and the party's prefix %d parameters)", len(pathIns), byCount, len(prefixParams))
+	if byCount < len(pathIns)-len(prefix) {
+		return "", fmt.Errorf("%d path parameters but the name has %d By (and the party's prefix %d parameters)", len(pathIns), byCount, len(prefix))
 	}
 	used := map[string]bool{}
-	for _, p := range prefixParams {
-		used[p] = true
+	for _, p := range prefix {
+		used[p.Name] = true
 	}
 	var b strings.Builder
 	next, n := len(pathIns)-byCount, 0
@@ -291,16 +293,18 @@ func buildPattern(segs []segment, pathIns []*input, prefixParams []string) (stri
 			name = "param" + strconv.Itoa(n)
 		}
 		used[name] = true
-		b.WriteByte('{')
-		b.WriteString(name)
+		typ, _ := patternType(in.typ)
 		if s.kind == segWildcard {
 			if in.typ.Kind() != reflect.String {
 				return "", fmt.Errorf("ByWildcard needs a string parameter, got %s", in.typ)
 			}
-			b.WriteString(":path")
-		} else if typ, _ := pathParamType(in.typ); typ != "" {
+			typ = core.ParamPath
+		}
+		b.WriteByte('{')
+		b.WriteString(name)
+		if typ != core.ParamString {
 			b.WriteByte(':')
-			b.WriteString(typ)
+			b.WriteString(string(typ))
 		}
 		b.WriteByte('}')
 	}
@@ -308,32 +312,4 @@ func buildPattern(segs []segment, pathIns []*input, prefixParams []string) (stri
 		return "/", nil
 	}
 	return b.String(), nil
-}
-
-// patternParams returns the parameter names of a pattern in order. The
-// core validates patterns; this only needs to count and name them.
-func patternParams(pattern string) []string {
-	var names []string
-	for _, seg := range strings.Split(pattern, "/") {
-		if len(seg) < 2 || seg[0] != '{' || seg[len(seg)-1] != '}' {
-			continue
-		}
-		name := strings.TrimSuffix(seg[1:len(seg)-1], "...")
-		if i := strings.IndexByte(name, ':'); i >= 0 {
-			name = name[:i]
-		}
-		names = append(names, name)
-	}
-	return names
-}
-
-// joinPattern joins a prefix and a pattern for messages, as the core does.
-func joinPattern(prefix, pattern string) string {
-	if pattern == "/" || pattern == "" {
-		if prefix == "" {
-			return "/"
-		}
-		return prefix
-	}
-	return prefix + pattern
 }

@@ -1,6 +1,7 @@
 package mvc_test
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -53,7 +54,7 @@ func (c *activationController) Get() string        { return "index" }
 func TestActivation(t *testing.T) {
 	app := quietApp()
 	c := new(activationController)
-	if err := mvc.New(app.Party("/act")).Handle(c); err != nil {
+	if err := mvc.Handle(mvc.New(app.Party("/act")), c); err != nil {
 		t.Fatal(err)
 	}
 	wantRoutes := []string{"GET /act/something/{id:int}", "POST /act/special-path", "GET /act"}
@@ -109,10 +110,10 @@ func (c *singletonHooks) GetPoint() point                { return point{1, 2} }
 func TestRequestHooks(t *testing.T) {
 	app := quietApp()
 	m := mvc.New(app.Router)
-	if err := m.Party("/hooks").Handle(new(hooksController)); err != nil {
+	if err := mvc.Handle(m.Party("/hooks"), new(hooksController)); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Party("/single").Handle(new(singletonHooks)); err != nil {
+	if err := mvc.Handle(m.Party("/single"), new(singletonHooks)); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{
@@ -172,38 +173,50 @@ func (nilDepInBefore) BeforeActivation(b mvc.BeforeActivation) {
 }
 func (conflictB) Get() string { return "" }
 
+// handle returns a registration of c, for tables of controllers of
+// different types.
+func handle[C any](c *C) func(m *mvc.Application) error {
+	return func(m *mvc.Application) error { return mvc.Handle(m, c) }
+}
+
 func TestRegistrationErrors(t *testing.T) {
 	tests := []struct {
-		name       string
-		controller any
-		want       []string // substrings of the error
+		name   string
+		handle func(m *mvc.Application) error
+		want   []string // substrings of the error
 	}{
-		{"missing parameter dependency", new(missingParam), []string{"mvc_test.missingParam.GetBy", "parameter 2", "*mvc_test.missing"}},
-		{"missing interface field", new(missingField), []string{"mvc_test.missingField", "field Svc", "mvc_test.service"}},
-		{"By without parameter", new(byWithoutParam), []string{"byWithoutParam.GetBy", "1 By", "0 path parameters"}},
-		{"parameter without By", new(paramWithoutBy), []string{"paramWithoutBy.GetProfile", "1 path parameters", "0 By"}},
-		{"more By than parameters", new(tooManyBy), []string{"tooManyBy.GetByBy", "2 By"}},
-		{"channel result", new(chanResult), []string{"chanResult.Get", "chan int"}},
-		{"three results", new(threeResults), []string{"threeResults.Get", "3 results"}},
-		{"bad pair", new(badPair), []string{"badPair.Get", "second result"}},
-		{"body on GET", new(bodyOnGet), []string{"bodyOnGet.GetItems", "mvc_test.item", "POST, PUT, PATCH"}},
-		{"wildcard int", new(wildcardInt), []string{"wildcardInt.GetByWildcard", "string parameter"}},
-		{"variadic", new(variadic), []string{"variadic.GetBy", "variadic methods cannot be routes"}},
-		{"unknown explicit method", new(unknownExplicit), []string{"unknownExplicit.Nope", "no exported method"}},
-		{"explicit route too short", new(explicitTooMany), []string{"explicitTooMany.Two", "2 path parameters", "has 1"}},
-		{"bad explicit pattern", new(badPattern), []string{"badPattern.Show", "float"}},
-		{"nil dependency in BeforeActivation", new(nilDepInBefore), []string{"nilDepInBefore.BeforeActivation", "nil dependency"}},
-		{"nil", nil, []string{"nil controller"}},
-		{"nil pointer", (*missingField)(nil), []string{"nil *mvc_test.missingField"}},
-		{"not a struct", 42, []string{"pointer to a struct", "int"}},
+		{"missing parameter dependency", handle(new(missingParam)), []string{"mvc_test.missingParam.GetBy", "parameter 2", "*mvc_test.missing"}},
+		{"missing interface field", handle(new(missingField)), []string{"mvc_test.missingField", "field Svc", "mvc_test.service"}},
+		{"By without parameter", handle(new(byWithoutParam)), []string{"byWithoutParam.GetBy", "1 By", "0 path parameters"}},
+		{"parameter without By", handle(new(paramWithoutBy)), []string{"paramWithoutBy.GetProfile", "1 path parameters", "0 By"}},
+		{"more By than parameters", handle(new(tooManyBy)), []string{"tooManyBy.GetByBy", "2 By"}},
+		{"channel result", handle(new(chanResult)), []string{"chanResult.Get", "chan int"}},
+		{"three results", handle(new(threeResults)), []string{"threeResults.Get", "3 results"}},
+		{"bad pair", handle(new(badPair)), []string{"badPair.Get", "second result"}},
+		{"body on GET", handle(new(bodyOnGet)), []string{"bodyOnGet.GetItems", "mvc_test.item", "POST, PUT, PATCH"}},
+		{"wildcard int", handle(new(wildcardInt)), []string{"wildcardInt.GetByWildcard", "string parameter"}},
+		{"variadic", handle(new(variadic)), []string{"variadic.GetBy", "variadic methods cannot be routes"}},
+		{"unknown explicit method", handle(new(unknownExplicit)), []string{"unknownExplicit.Nope", "no exported method"}},
+		{"explicit route too short", handle(new(explicitTooMany)), []string{"explicitTooMany.Two", "2 path parameters", "has 1"}},
+		{"bad explicit pattern", handle(new(badPattern)), []string{"badPattern.Show", "float"}},
+		{"nil dependency in BeforeActivation", handle(new(nilDepInBefore)), []string{"nilDepInBefore.BeforeActivation", "nil dependency"}},
+		{"nil pointer", handle((*missingField)(nil)), []string{"nil *mvc_test.missingField"}},
+		{"not a struct", handle(new(int)), []string{"pointer to a struct", "*int"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := quietApp()
 			m := mvc.New(app.Party("/e"))
-			err := m.Handle(tt.controller)
+			err := tt.handle(m)
 			if err == nil {
 				t.Fatal("no error")
+			}
+			var re *core.RegistrationError
+			if !errors.As(err, &re) {
+				t.Errorf("error %v (%T) is not a *core.RegistrationError", err, err)
+			}
+			if berr := app.Build(); berr == nil || !strings.Contains(berr.Error(), re.Err.Error()) {
+				t.Errorf("Build() = %v, want it to report %v", berr, err)
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {
@@ -219,10 +232,10 @@ func TestRegistrationErrors(t *testing.T) {
 	t.Run("route conflict", func(t *testing.T) {
 		app := quietApp()
 		m := mvc.New(app.Party("/e"))
-		if err := m.Handle(new(conflictA)); err != nil {
+		if err := mvc.Handle(m, new(conflictA)); err != nil {
 			t.Fatal(err)
 		}
-		err := m.Handle(new(conflictB))
+		err := mvc.Handle(m, new(conflictB))
 		if err == nil || !strings.Contains(err.Error(), "conflictB.Get") {
 			t.Fatalf("error %v, want a conflict naming conflictB.Get", err)
 		}
@@ -244,7 +257,7 @@ func TestRegistrationErrors(t *testing.T) {
 	})
 	t.Run("nil router", func(t *testing.T) {
 		m := mvc.New(nil)
-		if err := m.Handle(new(conflictA)); err == nil {
+		if err := mvc.Handle(m, new(conflictA)); err == nil {
 			t.Error("Handle on a nil router succeeded")
 		}
 	})
@@ -284,10 +297,10 @@ func TestSingletonAndPerRequestIsolation(t *testing.T) {
 	counter := new(sharedCounter)
 	m := mvc.New(app.Router).Register(counter)
 	var single, perReq bool
-	if err := m.Party("/single").Handle(&singletonProbe{singletonCtl: singletonCtl{}, singleton: &single}); err != nil {
+	if err := mvc.Handle(m.Party("/single"), &singletonProbe{singletonCtl: singletonCtl{}, singleton: &single}); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Party("/each").Handle(&perRequestProbe{singleton: &perReq}); err != nil {
+	if err := mvc.Handle(m.Party("/each"), &perRequestProbe{singleton: &perReq}); err != nil {
 		t.Fatal(err)
 	}
 	if !single || perReq {
@@ -369,7 +382,7 @@ func TestPartyDependencies(t *testing.T) {
 	child := m.Party("/child", func(ctx *core.Context) { ctx.SetResponseHeader("X-Child", "1"); ctx.Next() })
 	child.Register(&childDep{"child"})
 	m.Register(&parentDep{"parent"}) // after Party: still visible to the child
-	if err := child.Handle(childController{}); err != nil {
+	if err := mvc.Handle(child, &childController{}); err != nil {
 		t.Fatal(err)
 	}
 	rec := serve(app, "GET", "/p/child", "", "")
@@ -383,7 +396,7 @@ func TestPartyDependencies(t *testing.T) {
 	m2 := mvc.New(app2.Party("/p"))
 	child2 := m2.Party("/child")
 	child2.Register(&childDep{"child"})
-	if err := m2.Handle(parentController{}); err == nil || !strings.Contains(err.Error(), "*mvc_test.childDep") {
+	if err := mvc.Handle(m2, &parentController{}); err == nil || !strings.Contains(err.Error(), "*mvc_test.childDep") {
 		t.Errorf("parent saw the child's dependency: %v", err)
 	}
 	if m2.Err() == nil || child2.Err() == nil {
@@ -411,10 +424,10 @@ func (exactController) Get(e *english) string { return e.Greet("y") }
 func TestDependencyLookupOrder(t *testing.T) {
 	app := quietApp()
 	m := mvc.New(app.Router).Register(&english{"hi"}, french{})
-	if err := m.Party("/iface").Handle(greetController{}); err != nil {
+	if err := mvc.Handle(m.Party("/iface"), &greetController{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Party("/exact").Handle(exactController{}); err != nil {
+	if err := mvc.Handle(m.Party("/exact"), &exactController{}); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{
@@ -443,7 +456,7 @@ func (d derivedController) GetRaw(s []byte) []byte  { return s }
 func TestEmbeddedAndValueReceivers(t *testing.T) {
 	app := quietApp()
 	m := mvc.New(app.Party("/d")).Register([]byte("raw dependency"))
-	if err := m.Handle(derivedController{Name: "derived"}); err != nil {
+	if err := mvc.Handle(m, &derivedController{Name: "derived"}); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{
@@ -458,7 +471,7 @@ func TestEmbeddedAndValueReceivers(t *testing.T) {
 // registration errors.
 func TestErrorsReachBuild(t *testing.T) {
 	app := quietApp()
-	if err := mvc.New(app.Router).Handle(new(missingParam)); err == nil {
+	if err := mvc.Handle(mvc.New(app.Router), new(missingParam)); err == nil {
 		t.Fatal("no error")
 	}
 	if err := app.Build(); err == nil || !strings.Contains(err.Error(), "missingParam.GetBy") {

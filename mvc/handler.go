@@ -2,10 +2,10 @@
 //
 // Four shapes, chosen at registration:
 //
-//	singleton, specialised signature   one direct call of the method (fast.go)
-//	singleton, any signature           reflect.Value.Call on the bound method
-//	per request, specialised           new controller, then a direct call
-//	per request, any signature         new controller, then reflect.Value.Call
+//	singleton, common signature   one direct call of the method (fast.go)
+//	singleton, any signature      reflect.Value.Call on the bound method
+//	per request, common           new controller, then a direct call
+//	per request, any signature    new controller, then reflect.Value.Call
 //
 // Around the call: BeginRequest (when it stops the chain, the method and
 // EndRequest are skipped), binding of the parameters (a binding error such
@@ -23,25 +23,22 @@ import (
 // handler returns the core handler of method m (ft is its type without the
 // receiver, ins its classified parameters, write its results writer).
 func (c *controller) handler(m reflect.Method, ft reflect.Type, ins []*input, write resultsWriter) core.Handler {
-	fast := fastCaller(m, ft, ins)
+	direct := c.direct(m, ft, ins)
 	index := m.Index
 	begin, end := c.begin, c.end
 
 	if c.singleton {
 		recv := c.value
 		var call func(ctx *core.Context)
-		if fast != nil {
-			p := recv.UnsafePointer()
-			if !begin && !end {
-				return func(ctx *core.Context) { fast(ctx, p) }
-			}
-			call = func(ctx *core.Context) { fast(ctx, p) }
+		if direct != nil {
+			p := recv.Interface() // the *C the direct caller asserts
+			call = func(ctx *core.Context) { direct(ctx, p) }
 		} else {
 			mv := recv.Method(index)
 			call = func(ctx *core.Context) { callReflect(ctx, mv, ins, write) }
-			if !begin && !end {
-				return call
-			}
+		}
+		if !begin && !end {
+			return call
 		}
 		hooks := recv.Interface()
 		return func(ctx *core.Context) {
@@ -64,23 +61,20 @@ func (c *controller) handler(m reflect.Method, ft reflect.Type, ins []*input, wr
 			ctx.StopWithError(err)
 			return
 		}
-		var hooks any
-		if begin || end {
-			hooks = recv.Interface()
-		}
+		p := recv.Interface()
 		if begin {
-			hooks.(beginRequester).BeginRequest(ctx)
+			p.(beginRequester).BeginRequest(ctx)
 			if ctx.IsStopped() {
 				return
 			}
 		}
-		if fast != nil {
-			fast(ctx, recv.UnsafePointer())
+		if direct != nil {
+			direct(ctx, p)
 		} else {
 			callReflect(ctx, recv.Method(index), ins, write)
 		}
 		if end {
-			hooks.(endRequester).EndRequest(ctx)
+			p.(endRequester).EndRequest(ctx)
 		}
 	}
 }

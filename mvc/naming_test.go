@@ -58,7 +58,7 @@ func (c *namesController) AfterActivation(a mvc.AfterActivation) {
 func TestNamingRoutes(t *testing.T) {
 	app := quietApp()
 	c := new(namesController)
-	if err := mvc.New(app.Party("/api")).Handle(c); err != nil {
+	if err := mvc.Handle(mvc.New(app.Party("/api")), c); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -138,7 +138,7 @@ func (c *valuesController) GetBy(id int) string { return "value" }
 
 func TestValuesRoute(t *testing.T) {
 	app := quietApp()
-	if err := mvc.New(app.Party("/api/values")).Handle(new(valuesController)); err != nil {
+	if err := mvc.Handle(mvc.New(app.Party("/api/values")), new(valuesController)); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{
@@ -157,7 +157,7 @@ func (c *rootController) GetAbout() string { return "about" }
 
 func TestRootRouter(t *testing.T) {
 	app := quietApp()
-	if err := mvc.New(app.Router).Handle(new(rootController)); err != nil {
+	if err := mvc.Handle(mvc.New(app.Router), new(rootController)); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{
@@ -178,7 +178,7 @@ func (c *partyParamController) GetNameBy(name string) string { return "name " + 
 func TestPartyParameters(t *testing.T) {
 	app := quietApp()
 	m := mvc.New(app.Party("/users/{param1:int}"))
-	if err := m.Handle(new(partyParamController)); err != nil {
+	if err := mvc.Handle(m, new(partyParamController)); err != nil {
 		t.Fatal(err)
 	}
 	got := routeList(app.Routes())

@@ -3,8 +3,8 @@
 // A *sessions.Session parameter or field gets the session the sessions
 // middleware (Manager.Handler) started for the request, found with
 // sessions.Get. When the middleware did not run, a *sessions.Manager
-// registered as a dependency starts the session (Manager.StartE, which sets
-// the cookie; its store errors stop the request with 503). With neither,
+// registered as a dependency starts the session (Manager.Start; its store
+// errors stop the request with 503). With neither,
 // the request fails with 500 and a logged reason: the application is
 // misconfigured, and an empty session would silently lose the user's data.
 
@@ -42,6 +42,6 @@ func sessionInput(t reflect.Type, deps *Dependencies) (func(*core.Context) (*ses
 		if manager == nil {
 			return nil, errNoSession
 		}
-		return manager.StartE(ctx)
+		return manager.Start(ctx)
 	}, true
 }

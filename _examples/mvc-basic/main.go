@@ -45,8 +45,8 @@ func newApp(repo *BookRepository, adminToken string) *vireo.Application {
 	// routed, an input nothing provides), each naming the controller and
 	// method. They are also recorded by the application, whose Build and
 	// Listen refuse to start with them, so main need not check here.
-	m.Party("/books").Handle(new(BooksController))
-	m.Handle(new(HelloController))
+	mvc.Handle(m.Party("/books"), new(BooksController))
+	mvc.Handle(m, new(HelloController))
 	return app
 }
 
