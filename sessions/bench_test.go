@@ -29,8 +29,8 @@ func (w *benchWriter) reset()                            { clear(w.h) }
 
 // setgetApp is the sessions comparison of the benchmark suite: GET /setget
 // stores "key"="value" in the session and answers with it.
-func setgetApp(b *testing.B, cfg sessions.Config) (*core.Application, *sessions.Manager) {
-	m := sessions.New(cfg)
+func setgetApp(b *testing.B, opts ...sessions.Option) (*core.Application, *sessions.Manager) {
+	m := sessions.MustNew(opts...)
 	b.Cleanup(func() { m.Close() })
 	app := core.New()
 	app.Use(m.Handler())
@@ -66,7 +66,7 @@ func BenchmarkBaselineNoSession(b *testing.B) {
 // BenchmarkSetGetNewSession: every request comes without a cookie (as from
 // bombardier, which keeps none), so each one creates and stores a session.
 func BenchmarkSetGetNewSession(b *testing.B) {
-	app, _ := setgetApp(b, sessions.Config{})
+	app, _ := setgetApp(b)
 	req := httptest.NewRequest(http.MethodGet, "/setget", nil)
 	w := &benchWriter{h: make(http.Header)}
 	b.ReportAllocs()
@@ -78,9 +78,9 @@ func BenchmarkSetGetNewSession(b *testing.B) {
 }
 
 // BenchmarkSetGetNewSessionManagerOnly is the same without the router:
-// StartHTTP, Set, Get.
+// Start, Set, Get.
 func BenchmarkSetGetNewSessionManagerOnly(b *testing.B) {
-	m := sessions.New(sessions.Config{})
+	m := sessions.MustNew()
 	defer m.Close()
 	req := httptest.NewRequest(http.MethodGet, "/setget", nil)
 	w := &benchWriter{h: make(http.Header)}
@@ -88,7 +88,7 @@ func BenchmarkSetGetNewSessionManagerOnly(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		w.reset()
-		s, err := m.StartHTTP(w, req)
+		s, err := m.Start(sessions.HTTP(w, req))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -113,7 +113,7 @@ func existingCookies(b *testing.B, app *core.Application, n int) []string {
 
 // BenchmarkSetGetExistingSession: a client that sends its cookie back.
 func BenchmarkSetGetExistingSession(b *testing.B) {
-	app, _ := setgetApp(b, sessions.Config{})
+	app, _ := setgetApp(b)
 	req := httptest.NewRequest(http.MethodGet, "/setget", nil)
 	req.Header.Set("Cookie", existingCookies(b, app, 1)[0])
 	w := &benchWriter{h: make(http.Header)}
@@ -128,7 +128,7 @@ func BenchmarkSetGetExistingSession(b *testing.B) {
 // BenchmarkSetGetExistingSessionParallel: many clients at once, each
 // sending the cookie of one of 4096 existing sessions, on every CPU.
 func BenchmarkSetGetExistingSessionParallel(b *testing.B) {
-	app, _ := setgetApp(b, sessions.Config{})
+	app, _ := setgetApp(b)
 	cookies := existingCookies(b, app, 4096)
 	var next atomic.Int64
 	b.ReportAllocs()
@@ -151,7 +151,7 @@ func BenchmarkSetGetExistingSessionParallel(b *testing.B) {
 // BenchmarkSetGetNewSessionParallel: cookie-less requests on every CPU,
 // the shape of the suite's load test.
 func BenchmarkSetGetNewSessionParallel(b *testing.B) {
-	app, _ := setgetApp(b, sessions.Config{})
+	app, _ := setgetApp(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
@@ -168,9 +168,9 @@ func BenchmarkSetGetNewSessionParallel(b *testing.B) {
 // reports the live heap they take, per session. Run it with
 // -benchtime=1000000x for the figure quoted in the package documentation.
 func BenchmarkMemoryPerSession(b *testing.B) {
-	db := sessions.NewMemoryDatabase(sessions.MemoryConfig{MaxSessions: -1, SweepInterval: -1})
+	db := sessions.NewMemoryDatabase(sessions.WithMaxSessions(-1), sessions.WithSweepInterval(-1))
 	defer db.Close()
-	app, _ := setgetApp(b, sessions.Config{Database: db})
+	app, _ := setgetApp(b, sessions.WithDatabase(db))
 	req := httptest.NewRequest(http.MethodGet, "/setget", nil)
 	w := &benchWriter{h: make(http.Header)}
 	var before, after runtime.MemStats
@@ -199,9 +199,9 @@ func BenchmarkMemoryPerSession(b *testing.B) {
 // -benchtime=1000000x it stays near the cap's worth, not the requests'.
 func BenchmarkFloodCapped(b *testing.B) {
 	const capacity = 100_000
-	db := sessions.NewMemoryDatabase(sessions.MemoryConfig{MaxSessions: capacity, SweepInterval: -1})
+	db := sessions.NewMemoryDatabase(sessions.WithMaxSessions(capacity), sessions.WithSweepInterval(-1))
 	defer db.Close()
-	app, _ := setgetApp(b, sessions.Config{Database: db})
+	app, _ := setgetApp(b, sessions.WithDatabase(db))
 	req := httptest.NewRequest(http.MethodGet, "/setget", nil)
 	w := &benchWriter{h: make(http.Header)}
 	b.ReportAllocs()
@@ -227,7 +227,7 @@ func BenchmarkFloodCapped(b *testing.B) {
 func BenchmarkMemoryDatabaseParallel(b *testing.B) {
 	for _, shards := range []int{1, sessions.DefaultShards} {
 		b.Run("shards="+strconv.Itoa(shards), func(b *testing.B) {
-			db := sessions.NewMemoryDatabase(sessions.MemoryConfig{Shards: shards, SweepInterval: -1})
+			db := sessions.NewMemoryDatabase(sessions.WithShards(shards), sessions.WithSweepInterval(-1))
 			defer db.Close()
 			ids := make([]string, 4096)
 			exp := time.Now().Add(time.Hour)

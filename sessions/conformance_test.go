@@ -17,7 +17,7 @@ func TestMemoryDatabaseConformance(t *testing.T) {
 	clock := sessiontest.NewClock(epoch)
 	sessiontest.RunDatabaseTests(t, sessiontest.Harness{
 		New: func(t *testing.T) sessions.Database {
-			return sessions.NewMemoryDatabase(sessions.MemoryConfig{Now: clock.Now})
+			return sessions.NewMemoryDatabase(sessions.WithMemoryClock(clock.Now))
 		},
 		Now:     clock.Now,
 		Advance: func(_ *testing.T, d time.Duration) { clock.Advance(d) },

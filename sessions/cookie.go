@@ -4,10 +4,11 @@
 // Reading scans the Cookie header lines directly instead of calling
 // http.Request.Cookie, which parses every cookie into an *http.Cookie; the
 // scan allocates nothing and yields at most maxCandidates values carrying
-// the session's name. Writing appends the attributes computed once in
-// NewManager to the name and value, and replaces a Set-Cookie for the same
-// name already added in this response (a Regenerate or Destroy after
-// Start), so the client never receives two contradicting cookies.
+// the session's name. Writing sizes the header value first and builds it in
+// one allocation: name, value, the expiry attributes, then the attributes
+// computed once in New. It replaces a Set-Cookie for the same name already
+// added in this response (a Regenerate or Destroy after a first write), so
+// the client never receives two contradicting cookies.
 
 package sessions
 
@@ -72,44 +73,92 @@ func (m *Manager) encodeCookie(id string) (string, error) {
 	return m.enc.Encode(m.name, id)
 }
 
-// setCookie adds the Set-Cookie header carrying value. maxAge > 0 makes a
-// persistent cookie, 0 a browser-session cookie and < 0 a deletion.
-func (m *Manager) setCookie(w http.ResponseWriter, r *http.Request, value string, maxAge time.Duration, now time.Time) {
+// Lengths of the variable parts of a Set-Cookie value.
+const (
+	expiredAttrs = "; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0"
+	expiresAttr  = "; Expires="
+	maxAgeAttr   = "; Max-Age="
+	secureAttr   = "; Secure"
+	httpDateLen  = len("Mon, 02 Jan 2006 15:04:05 GMT") // http.TimeFormat of a 4-digit year
+)
+
+// setCookie sets the Set-Cookie header carrying value. maxAge > 0 makes a
+// persistent cookie, 0 a browser-session cookie and < 0 a deletion. The
+// header value is built in one allocation of its exact size, and assigned
+// directly when the response has no Set-Cookie yet.
+func (m *Manager) setCookie(w http.ResponseWriter, tls bool, value string, maxAge time.Duration, now time.Time) {
+	var secs int64
+	var tmp [40]byte
+	n := len(m.name) + 1 + len(value) + len(m.attrs)
+	switch {
+	case maxAge < 0:
+		n += len(expiredAttrs)
+	case maxAge > 0:
+		// Seconds are rounded up so a sub-second lifetime still sets a cookie.
+		secs = int64((maxAge + time.Second - 1) / time.Second)
+		n += len(expiresAttr) + httpDateLen + len(maxAgeAttr) + len(strconv.AppendInt(tmp[:0], secs, 10))
+	}
+	secure := !m.secure && tls
+	if secure {
+		n += len(secureAttr)
+	}
 	var b strings.Builder
-	b.Grow(len(m.name) + 1 + len(value) + len(m.attrs) + 64)
+	b.Grow(n)
 	b.WriteString(m.name)
 	b.WriteByte('=')
 	b.WriteString(value)
-	var tmp [40]byte
 	switch {
 	case maxAge < 0:
-		b.WriteString("; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0")
+		b.WriteString(expiredAttrs)
 	case maxAge > 0:
 		// Expires for old clients, Max-Age (which wins) for the rest.
-		// Seconds are rounded up so a sub-second lifetime still sets a cookie.
-		secs := int64((maxAge + time.Second - 1) / time.Second)
-		b.WriteString("; Expires=")
+		b.WriteString(expiresAttr)
 		b.Write(now.Add(time.Duration(secs)*time.Second).UTC().AppendFormat(tmp[:0], http.TimeFormat))
-		b.WriteString("; Max-Age=")
+		b.WriteString(maxAgeAttr)
 		b.Write(strconv.AppendInt(tmp[:0], secs, 10))
 	}
 	b.WriteString(m.attrs)
-	if !m.secure && r.TLS != nil {
-		b.WriteString("; Secure")
+	if secure {
+		b.WriteString(secureAttr)
 	}
 	h := w.Header()
-	list := h["Set-Cookie"]
-	prefix := len(m.name) + 1
-	for i, v := range list {
-		if len(v) >= prefix && v[:prefix-1] == m.name && v[prefix-1] == '=' {
-			list[i] = b.String()
-			return
-		}
+	list, ok := h["Set-Cookie"]
+	if !ok {
+		h["Set-Cookie"] = []string{b.String()}
+		return
+	}
+	if i := m.cookieIndex(list); i >= 0 {
+		list[i] = b.String()
+		return
 	}
 	h["Set-Cookie"] = append(list, b.String())
 }
 
-// cookieAttrs renders the attributes that never change after NewManager.
+// cookieIndex returns the position in list of this Manager's cookie, or -1.
+func (m *Manager) cookieIndex(list []string) int {
+	for i, v := range list {
+		if len(v) > len(m.name) && v[len(m.name)] == '=' && v[:len(m.name)] == m.name {
+			return i
+		}
+	}
+	return -1
+}
+
+// withdrawCookie removes this Manager's Set-Cookie from h (a new session
+// whose save failed does not exist).
+func (m *Manager) withdrawCookie(h http.Header) {
+	list := h["Set-Cookie"]
+	if i := m.cookieIndex(list); i >= 0 {
+		list = append(list[:i], list[i+1:]...)
+		if len(list) == 0 {
+			delete(h, "Set-Cookie")
+		} else {
+			h["Set-Cookie"] = list
+		}
+	}
+}
+
+// cookieAttrs renders the attributes that never change after New.
 func cookieAttrs(path, domain string, secure, httpOnly bool, sameSite http.SameSite) string {
 	var b strings.Builder
 	b.WriteString("; Path=")

@@ -1,9 +1,11 @@
-// This file defines Database, the storage contract behind a Manager.
+// This file defines Database, the storage contract behind a Manager, and
+// SharedDatabase, the optional interface of stores that keep the records
+// themselves.
 //
 // The contract is whole-record: Load returns everything a session holds,
 // Save writes everything back. That is one round trip per request for a
 // remote store, and it lets the in-memory store hand out the stored
-// *Record itself, so its sessions are never copied. Every method returns an
+// *Record itself (SharedDatabase), so its sessions are never copied. Every method returns an
 // error so that a store outage reaches the Manager, which turns it into a
 // 503 instead of silently starting an empty session over the user's data.
 
@@ -38,14 +40,16 @@ type Database interface {
 	Close() error
 }
 
-// sharedDatabase is implemented by databases whose Load returns the stored
-// *Record itself (the in-memory database), so mutations need no Save. Any
-// other Database gets its modified records saved back by the Manager.
-type sharedDatabase interface {
-	sharesRecords() bool
-}
-
-func isShared(db Database) bool {
-	s, ok := db.(sharedDatabase)
-	return ok && s.sharesRecords()
+// SharedDatabase is an optional interface of a Database whose records are
+// shared rather than copied: LoadAt returns the stored *Record itself, so a
+// change made through a Session is the stored state at once and never needs
+// saving (MemoryDatabase is one). The Manager then stores a new session
+// once, at its first write, skips the save before the response, and keeps
+// one *Session handle per record instead of one per request. Load must
+// return the same records.
+type SharedDatabase interface {
+	Database
+	// LoadAt returns the record stored under id, or nil when there is none
+	// or it has expired at now (the caller's clock reading). It cannot fail.
+	LoadAt(id string, now time.Time) *Record
 }

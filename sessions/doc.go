@@ -2,55 +2,92 @@
 // application: a Manager issues a cookie carrying a random session ID and
 // keeps the session's values in a Database, in memory by default.
 //
-//	m := sessions.New(sessions.Config{})   // HttpOnly, SameSite=Lax, in memory
-//	app.OnShutdown(func() { m.Close() })  // stops the memory store's sweeper
-//	app.Use(m.Handler())                   // every route below has a session
-//	app.Get("/login", func(ctx *vireo.Context) {
-//		sess, err := m.Regenerate(ctx)     // new ID at a privilege change
+//	m := sessions.MustNew(sessions.WithCookie("sid")) // HttpOnly, SameSite=Lax, in memory
+//	app.OnShutdown(func() { m.Close() })             // stops the memory store's sweeper
+//	app.Use(m.Handler())                             // every route below has a session
+//	app.Post("/login", func(ctx *vireo.Context) {
+//		sess, err := m.Regenerate(ctx)               // new ID at a privilege change
 //		if err != nil {
-//			ctx.StopWithError(err)
+//			ctx.StopWithError(err)                   // 503: the store is down
 //			return
 //		}
 //		sess.Set("user", "ann")
-//		sess.SetFlash("notice", "welcome") // readable once
+//		sess.SetFlash("notice", "welcome")           // readable once
+//		ctx.Redirect("/me", http.StatusSeeOther)
 //	})
 //	app.Get("/me", func(ctx *vireo.Context) {
 //		ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous"))
 //	})
 //
-// Without Handler, m.Start(ctx) (or m.StartE(ctx), which returns the store's
-// error) starts the session on demand; MVC controllers receive it by
-// declaring a *sessions.Session input. Plain net/http code uses m.Wrap and
-// FromContext, or m.StartHTTP.
+// # One entry point per operation
+//
+// New returns a Manager or the errors of its options; MustNew panics
+// instead. Start returns the request's session (Handler calls it for every
+// route below it; without Handler, call it where a session is needed), Get
+// the one already started, Regenerate, Destroy and UpdateExpiration act on
+// it. Each takes an Exchange: a *vireo.Context, or, in plain net/http code,
+// HTTP(w, r), with m.Wrap as the middleware:
+//
+//	mux.HandleFunc("/me", func(w http.ResponseWriter, r *http.Request) {
+//		sess := sessions.Get(sessions.HTTP(w, r))
+//		io.WriteString(w, sess.GetString("user", "anonymous"))
+//	})
+//	http.ListenAndServe(addr, m.Wrap(mux))
+//
+// MVC controllers receive the session by declaring a *sessions.Session
+// input.
 //
 // # IDs and cookies
 //
 // IDs are 128 random bits from crypto/rand in 22 base64url characters.
-// The cookie carries the ID alone, or, with Config.Encoding set to a
+// The cookie carries the ID alone, or, with WithEncoding and a
 // *securecookie.SecureCookie, the ID signed with HMAC-SHA256 and encrypted
 // when a block key is given. A request whose cookie is missing, malformed,
-// oversized (Config.MaxCookieLength, 4096 by default), badly signed, or
-// names an unknown or expired session gets a new session under a new
-// server-made ID: a client-chosen ID is never adopted, so session fixation
-// by planting an ID does not work, and Regenerate closes the remaining
-// window at login. The cookie is HttpOnly and SameSite=Lax unless
-// configured otherwise (DisableHTTPOnly, SameSite), Secure when asked or
-// when the request came over TLS.
+// oversized (WithMaxCookieLength, 4096 by default), badly signed, or names
+// an unknown or expired session gets a new, empty session: a client-chosen
+// ID is never adopted, so session fixation by planting an ID does not work,
+// and Regenerate closes the remaining window at login. The cookie is
+// HttpOnly and SameSite=Lax unless configured otherwise (WithHTTPOnly,
+// WithSameSite), Secure when asked (WithSecure) or when the request came
+// over TLS.
+//
+// A new session exists only in its request until a handler writes to it:
+// then it draws its ID, the response gets its cookie and the store gets
+// the session. A request that only reads its session (a public page, a
+// 404, a static file) sends no cookie and stores nothing. Write to a
+// session before writing the response: a cookie added after the response
+// started never reaches the client.
+//
+// # Saving, and failures
+//
+// With the in-memory store a session's changes are the stored state at
+// once. With a Database that copies records (Redis), the changes of a
+// request are saved once, just before the first byte of the response goes
+// out - through vireo's before-write hook (core.Context.OnBeforeWrite) or
+// Wrap's response writer - so a failed save still changes the response:
+// the handler's response is replaced by 503 Service Unavailable (and a new
+// session's cookie withdrawn), never a confirmed login whose session was
+// lost. A handler that writes nothing gets the save after the chain, with
+// the same 503 on failure. Outside Wrap, HTTP(w, r) cannot see the
+// response start, so each change is saved at once and a failure is logged.
+//
+// When the Database cannot load a session, the request that needs it gets
+// 503 too - Handler stops the chain with a *StoreError, Start returns it -
+// never an empty session that would overwrite the user's data; the next
+// request after the store recovers finds the session intact.
 //
 // # Lifetime
 //
-// Config.Expires is the lifetime of the session and of its cookie. When it
-// is zero the cookie is a browser-session cookie (no Expires attribute) and
-// the server keeps the session for Config.Lifetime, DefaultLifetime (20
-// minutes) unless set: a server must forget sessions whose browser never
-// comes back, or a client that never returns its cookie - a load generator,
-// a crawler - would make memory grow without end.
+// WithExpires sets the lifetime of the session and of its cookie. Without
+// it the cookie is a browser-session cookie (no Expires attribute) and the
+// server keeps the session for WithLifetime, DefaultLifetime (20 minutes)
+// unless set: a server must forget sessions whose browser never comes back.
 //
 // Expiration slides by default: each request that uses a session moves its
 // expiry to now+lifetime once 1/16 of the lifetime has passed since the
 // last move, re-sending a persistent cookie then (at most 16 Set-Cookie
 // headers and 16 store writes per lifetime for a busy user).
-// Config.FixedExpiration makes sessions end a lifetime after creation.
+// WithFixedExpiration makes sessions end a lifetime after creation.
 // UpdateExpiration gives one session its own lifetime and a persistent
 // cookie ("remember me").
 //
@@ -58,26 +95,33 @@
 //
 // MemoryDatabase is 128 maps, each with its own RWMutex, chosen by a
 // seeded hash of the ID, so concurrent requests rarely share a lock and
-// reading an existing session takes a read lock only. The stored value is
+// reading a returning session takes a read lock only. The stored value is
 // the session's Record itself, mutated in place under the Record's own
-// lock: a Set is immediately the stored state, visible to every request
-// and goroutine holding the session, and nothing is copied or saved back.
-// A new session is stored on its first write; requests that only read
-// store nothing.
+// lock, and the requests of a session share one *Session handle: a
+// returning request allocates nothing for its session, and nothing is
+// copied or saved back.
 //
 // Expired sessions are removed when accessed and by a sweeper goroutine
-// every minute (MemoryConfig.SweepInterval); Manager.Close (for the store
-// the Manager created) or MemoryDatabase.Close stops it and waits for it.
-// The store is also capped at DefaultMaxSessions (1,048,576) sessions: a
-// full shard first drops expired sessions, then the one closest to expiry
-// in a random sample of five. Under a flood of cookie-less requests, where
-// each request creates a session, memory therefore stays below the cap and
-// falls back as the 20-minute lifetime passes.
+// every minute (WithSweepInterval); Manager.Close (for the store the
+// Manager created) or MemoryDatabase.Close stops it and waits for it.
 //
-// Memory: a stored session holding one short string value takes 208 bytes
-// of live heap (record, value slice, ID, map slot), about 210 MB for a
-// million sessions, 330 bytes per session of memory obtained from the OS
-// with the garbage collector's headroom (Go 1.26, linux/amd64):
+// The cap policy. The store holds at most DefaultMaxSessions (1,048,576)
+// sessions (WithMaxSessions), split evenly among the shards, in two
+// segments as in SLRU and 2Q caches. A session starts in probation; the
+// first request that brings its cookie back moves it to the protected
+// segment. A full shard first drops expired sessions, then the session
+// that entered probation longest ago, and only when probation is empty the
+// protected session closest to expiry among a random sample of five. A
+// flood of clients that never return their cookie (a load generator, a
+// crawler, an attack) therefore evicts only its own sessions: a user who
+// came back once - every logged-in user, whose login redirect already
+// brings the cookie back - stays logged in, and memory stays at the cap.
+//
+// Memory: a stored session holding one short string value takes 256 bytes
+// of live heap (record with its probation links, value slice, ID, map
+// slot), about 256 MB for a million sessions, 353 bytes per session of
+// memory obtained from the OS with the garbage collector's headroom (Go
+// 1.26, linux/amd64; 208 and 330 bytes before the probation links):
 //
 //	go test -run '^$' -bench MemoryPerSession -benchtime=1000000x ./sessions
 //
@@ -95,18 +139,16 @@
 //
 // A Database (Load, Save, Touch, Delete, Rename, Close) stores whole
 // records; a remote one (see the sessions/redis module) serializes a
-// Snapshot and returns a fresh Record from each Load. Handler then saves a
-// modified session once, after the handler chain and before the response
-// leaves the server (or only moves its expiry with Touch); a session
-// started with Start or StartE outside Handler is saved on each write. Use
-// package sessiontest to check a Database against the same conformance
-// suite as the built-in one.
+// Snapshot and returns a fresh Record from each Load. A store that keeps
+// the records it is given implements SharedDatabase as well and is
+// treated like the in-memory one. Use package sessiontest to check a
+// Database against the same conformance suite as the built-in one.
 //
-// When the Database fails, the request that needs the session gets 503
-// Service Unavailable - Handler stops the chain with a *StoreError, StartE
-// returns it, Start stops the chain with it and returns a detached session
-// that is never stored - never an empty session that would overwrite the
-// user's data; the next request after the store recovers finds the session
-// intact. A failed save after the handler has written its response can
-// only be logged (Config.Logger).
+// # Configuration
+//
+// Like every constructor of the framework, New takes functional options
+// (WithCookie, WithExpires, WithDatabase, ...): a setting reads the same
+// everywhere, options that are not given keep their documented defaults,
+// and adding one breaks no caller. New reports every invalid option at
+// once; nothing is validated per request.
 package sessions

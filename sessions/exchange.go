@@ -1,15 +1,21 @@
-// This file wires the Manager to vireo's routing core.
+// This file connects the Manager to requests: the Exchange every operation
+// takes, the middleware of both worlds (Handler for vireo, Wrap for
+// net/http), and the save that runs just before a response goes out.
 //
-// The session of a request is kept in ctx.Values() under ContextKey, so
-// Start called twice, Handler followed by Start, and Get anywhere later in
-// the chain all return the same *Session. Store failures follow one rule:
-// a request that needs its session and cannot have it gets 503 Service
-// Unavailable, never an empty session standing in for the user's data.
+// A request's session is kept where later code of the same request finds
+// it: in ctx.Values() under ContextKey for vireo, in the request context
+// (through the exchange Wrap makes) for net/http. Changes to a session of a
+// Database that copies records are saved once, at the last moment a failure
+// can still change the response: vireo's before-write hook
+// (core.Context.OnBeforeWrite), or Wrap's writer, runs the save when the
+// status line is about to go out, and a failed save turns the response into
+// 503 Service Unavailable instead of a page whose session change was lost.
 
 package sessions
 
 import (
-	"time"
+	"context"
+	"net/http"
 
 	"github.com/vireo-go/vireo/core"
 )
@@ -17,108 +23,192 @@ import (
 // ContextKey is the key of the *Session in ctx.Values().
 const ContextKey = "vireo.session"
 
-// Get returns the session started for this request by Handler or Start,
-// or nil when none was started.
-func Get(ctx *core.Context) *Session {
-	s, _ := ctx.Values().Get(ContextKey).(*Session)
-	return s
+// Exchange is a request and its response, what every session operation
+// works on. *core.Context (vireo.Context) satisfies it; in net/http code,
+// HTTP(w, r) makes one.
+type Exchange interface {
+	Request() *http.Request
+	ResponseWriter() http.ResponseWriter
 }
 
-// Handler returns middleware that starts the session before the rest of
-// the chain, so handlers (and MVC's *sessions.Session injection) find it
-// with Get, and saves it once after the chain when the Database is not the
-// in-memory one. When the Database fails, it stops the chain with 503
-// Service Unavailable (a *StoreError through ctx.StopWithError). A failed
-// save after the chain cannot change a response already written: it is
-// logged.
-func (m *Manager) Handler() core.Handler {
-	return func(ctx *core.Context) {
-		s, err := m.startCtx(ctx, saveAtEnd)
-		if err != nil {
-			m.log.Error("sessions: cannot start session", "err", err)
-			ctx.StopWithError(err)
-			return
+// httpExchange is the Exchange of net/http code. Inside Wrap it is stored
+// in the request context, so every HTTP(w, r) of the request returns it and
+// its session.
+type httpExchange struct {
+	w       http.ResponseWriter
+	r       *http.Request
+	sess    *Session
+	wrapped *saveWriter // Wrap's writer; nil outside Wrap
+}
+
+func (x *httpExchange) Request() *http.Request              { return x.r }
+func (x *httpExchange) ResponseWriter() http.ResponseWriter { return x.w }
+
+type ctxKey struct{}
+
+// HTTP returns the Exchange of a net/http handler's w and r, for Start,
+// Get, Regenerate, Destroy and UpdateExpiration. Inside Wrap it is the
+// request's own (its session is found again and saved before the
+// response); outside, each change to a session of a copying Database is
+// saved at once.
+func HTTP(w http.ResponseWriter, r *http.Request) Exchange {
+	if x, _ := r.Context().Value(ctxKey{}).(*httpExchange); x != nil {
+		return x
+	}
+	return &httpExchange{w: w, r: r}
+}
+
+// exchangeOf returns x as an *httpExchange.
+func exchangeOf(x Exchange) *httpExchange {
+	if hx, ok := x.(*httpExchange); ok {
+		return hx
+	}
+	return HTTP(x.ResponseWriter(), x.Request()).(*httpExchange)
+}
+
+// Get returns the session started for this request (by Handler, Wrap or
+// Start), or nil when none was. x is a *core.Context, or HTTP(w, r).
+func Get(x Exchange) *Session {
+	if c, ok := x.(*core.Context); ok {
+		if s, _ := c.Values().Get(ContextKey).(*Session); s != nil {
+			return s
 		}
-		ctx.Next()
-		if err := s.Save(); err != nil {
-			m.log.Error("sessions: cannot save session", "id", s.ID(), "err", err)
-		}
+	} else if hx, ok := x.(*httpExchange); ok {
+		return hx.sess
 	}
-}
-
-// StartE returns the request's session, creating it (and setting its
-// cookie) when the request has no valid cookie of a live session. Call it
-// before writing the response. A session started here without Handler
-// saves each write at once (the in-memory store needs no saving at all).
-// The error is a *StoreError when the Database cannot be reached; pass it
-// to ctx.StopWithError for a 503.
-func (m *Manager) StartE(ctx *core.Context) (*Session, error) {
-	return m.startCtx(ctx, saveEachWrite)
-}
-
-// Start is StartE for handlers that do not check errors, which is safe with
-// the in-memory Database (it cannot fail). When a Database fails, Start
-// logs the error, stops the chain with 503 (ctx.StopWithError) and returns
-// a detached, empty session whose writes are never stored, so the caller
-// cannot crash on nil nor overwrite the user's stored data.
-func (m *Manager) Start(ctx *core.Context) *Session {
-	s, err := m.StartE(ctx)
-	if err != nil {
-		m.log.Error("sessions: cannot start session", "err", err)
-		ctx.StopWithError(err)
-		return &Session{m: m, rec: newRecord(m.now().Add(m.lifetime)), isNew: true, detached: true}
+	// A session Wrap started, reached through vireo's FromStd or a
+	// foreign Exchange.
+	if hx, _ := x.Request().Context().Value(ctxKey{}).(*httpExchange); hx != nil {
+		return hx.sess
 	}
-	return s
-}
-
-func (m *Manager) startCtx(ctx *core.Context, mode saveMode) (*Session, error) {
-	if s := Get(ctx); s != nil && s.m == m && !s.rec.destroyed() {
-		return s, nil
-	}
-	s, err := m.start(ctx.ResponseWriter(), ctx.Request(), mode)
-	if err != nil {
-		return nil, err
-	}
-	ctx.Values().Set(ContextKey, s)
-	return s, nil
-}
-
-// Destroy ends the request's session: its data is removed from the
-// Database and emptied for every holder, and the response expires its
-// cookie. A later Start in the same request creates a new session.
-func (m *Manager) Destroy(ctx *core.Context) error {
-	s, err := m.StartE(ctx)
-	if err != nil {
-		return err
-	}
-	if err := m.DestroyHTTP(ctx.ResponseWriter(), ctx.Request(), s); err != nil {
-		return err
-	}
-	ctx.Values().Delete(ContextKey)
 	return nil
 }
 
-// Regenerate gives the request's session a new ID with the same values and
-// sends the new cookie; the old ID is dead once it returns. Call it at
-// login (and at any privilege change) against session fixation.
-func (m *Manager) Regenerate(ctx *core.Context) (*Session, error) {
-	s, err := m.StartE(ctx)
-	if err != nil {
-		return nil, err
+// forget drops the request's session after Destroy, so that a later Start
+// begins a new one.
+func (m *Manager) forget(x Exchange) {
+	if c, ok := x.(*core.Context); ok {
+		c.Values().Delete(ContextKey)
+		return
 	}
-	if err := m.RegenerateHTTP(ctx.ResponseWriter(), ctx.Request(), s); err != nil {
-		return nil, err
+	if hx := exchangeOf(x); hx.sess != nil && hx.sess.m == m {
+		hx.sess = nil
 	}
-	return s, nil
 }
 
-// UpdateExpiration gives the request's session its own lifetime and a
-// persistent cookie of that Max-Age (a "remember me" login); lifetime <= 0
-// returns it to the Manager's default. See UpdateExpirationHTTP.
-func (m *Manager) UpdateExpiration(ctx *core.Context, lifetime time.Duration) error {
-	s, err := m.StartE(ctx)
-	if err != nil {
-		return err
+// Handler returns vireo middleware that starts the session before the rest
+// of the chain, so handlers (and MVC's *sessions.Session injection) find it
+// with Get. When the Database fails it stops the chain with 503 Service
+// Unavailable (a *StoreError through ctx.StopWithError).
+func (m *Manager) Handler() core.Handler {
+	return func(c *core.Context) {
+		if _, err := m.startCore(c); err != nil {
+			m.log.Error("sessions: cannot start session", "err", err)
+			c.StopWithError(err)
+			return
+		}
+		c.Next()
 	}
-	return m.UpdateExpirationHTTP(ctx.ResponseWriter(), ctx.Request(), s, lifetime)
+}
+
+// Wrap is net/http middleware: it starts the session, which next finds with
+// Get(HTTP(w, r)), and saves its changes just before the response goes
+// out. A Database error answers 503 Service Unavailable, without calling
+// next when the session cannot be loaded, instead of next's response when
+// its changes cannot be saved.
+func (m *Manager) Wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		x := &httpExchange{}
+		sw := &saveWriter{ResponseWriter: w, x: x}
+		x.w, x.wrapped = sw, sw
+		x.r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, x))
+		if _, err := m.startHTTP(x); err != nil {
+			m.log.Error("sessions: cannot start session", "err", err)
+			http.Error(w, "503 Service Unavailable: session store unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		next.ServeHTTP(sw, x.r)
+		sw.beforeWrite()
+	})
+}
+
+// saveWriter is Wrap's response writer: the first WriteHeader, Write or
+// Flush saves the request's session first, and answers 503 instead when
+// that fails. Unwrap gives http.ResponseController the server's writer.
+type saveWriter struct {
+	http.ResponseWriter
+	x       *httpExchange
+	started bool
+	refused error
+}
+
+// beforeWrite saves the session once and reports a failure.
+func (w *saveWriter) beforeWrite() error {
+	if w.started {
+		return w.refused
+	}
+	w.started = true
+	if s := w.x.sess; s != nil && s.m.shared == nil {
+		if err := s.saveBeforeResponse(w.Header()); err != nil {
+			w.refused = err
+			http.Error(w.ResponseWriter, "503 Service Unavailable: session store unavailable", http.StatusServiceUnavailable)
+		}
+	}
+	return w.refused
+}
+
+// WriteHeader saves the session, then sends code (informational codes go
+// out at once).
+func (w *saveWriter) WriteHeader(code int) {
+	if code >= 100 && code < 200 && code != http.StatusSwitchingProtocols {
+		w.ResponseWriter.WriteHeader(code)
+		return
+	}
+	if w.beforeWrite() == nil {
+		w.ResponseWriter.WriteHeader(code)
+	}
+}
+
+// Write saves the session, then writes p; after a failed save it writes
+// nothing and returns the error.
+func (w *saveWriter) Write(p []byte) (int, error) {
+	if err := w.beforeWrite(); err != nil {
+		return 0, err
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush saves the session, then flushes the server's writer.
+func (w *saveWriter) Flush() {
+	if w.beforeWrite() == nil {
+		_ = http.NewResponseController(w.ResponseWriter).Flush()
+	}
+}
+
+// Unwrap returns the server's writer, for http.ResponseController.
+func (w *saveWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// saveHook is the before-write hook of a session of a copying Database
+// started through vireo (a pointer conversion of the Session: registering
+// it allocates nothing).
+type saveHook Session
+
+// BeforeWrite saves the session; an error refuses the response (503).
+func (h *saveHook) BeforeWrite(c *core.Context) error {
+	return (*Session)(h).saveBeforeResponse(c.ResponseWriter().Header())
+}
+
+// saveBeforeResponse saves pending changes; when that fails it withdraws a
+// new session's cookie (the session does not exist) and returns the error
+// that becomes the 503.
+func (s *Session) saveBeforeResponse(h http.Header) error {
+	err := s.Save()
+	if err == nil {
+		return nil
+	}
+	s.m.log.Error("sessions: cannot save session", "err", err)
+	if s.isNew {
+		s.m.withdrawCookie(h)
+	}
+	return err
 }

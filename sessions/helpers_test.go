@@ -21,7 +21,7 @@ type copyDB struct {
 }
 
 func newCopyDB(now func() time.Time) *copyDB {
-	return &copyDB{inner: sessions.NewMemoryDatabase(sessions.MemoryConfig{Now: now, SweepInterval: -1})}
+	return &copyDB{inner: sessions.NewMemoryDatabase(sessions.WithMemoryClock(now), sessions.WithSweepInterval(-1))}
 }
 
 func (d *copyDB) Load(ctx context.Context, id string) (*sessions.Record, error) {
@@ -51,10 +51,12 @@ func (d *copyDB) Close() error { return d.inner.Close() }
 
 var errDown = errors.New("store is down")
 
-// switchDB fails every call while down is set.
+// switchDB fails every call while down is set, and only the writes (Save,
+// Touch, Rename) while writesDown is set.
 type switchDB struct {
 	sessions.Database
-	down atomic.Bool
+	down       atomic.Bool
+	writesDown atomic.Bool
 }
 
 func (d *switchDB) Load(ctx context.Context, id string) (*sessions.Record, error) {
@@ -65,14 +67,14 @@ func (d *switchDB) Load(ctx context.Context, id string) (*sessions.Record, error
 }
 
 func (d *switchDB) Save(ctx context.Context, id string, rec *sessions.Record) error {
-	if d.down.Load() {
+	if d.down.Load() || d.writesDown.Load() {
 		return errDown
 	}
 	return d.Database.Save(ctx, id, rec)
 }
 
 func (d *switchDB) Touch(ctx context.Context, id string, exp time.Time) error {
-	if d.down.Load() {
+	if d.down.Load() || d.writesDown.Load() {
 		return errDown
 	}
 	return d.Database.Touch(ctx, id, exp)
@@ -86,7 +88,7 @@ func (d *switchDB) Delete(ctx context.Context, id string) error {
 }
 
 func (d *switchDB) Rename(ctx context.Context, oldID, newID string, rec *sessions.Record) error {
-	if d.down.Load() {
+	if d.down.Load() || d.writesDown.Load() {
 		return errDown
 	}
 	return d.Database.Rename(ctx, oldID, newID, rec)

@@ -57,9 +57,9 @@ func TestValidID(t *testing.T) {
 }
 
 func testSession(values ...Entry) *Session {
-	m := New(Config{Database: NewMemoryDatabase(MemoryConfig{SweepInterval: -1})})
+	m := MustNew(WithDatabase(NewMemoryDatabase(WithSweepInterval(-1))))
 	rec := NewRecord(Snapshot{Values: values, ExpiresAt: time.Now().Add(time.Hour)})
-	return &Session{m: m, rec: rec, id: "x", detached: true}
+	return &Session{m: m, rec: rec, id: "x"}
 }
 
 func TestTypedGetters(t *testing.T) {
@@ -232,7 +232,7 @@ func fill(t *testing.T, db *MemoryDatabase, n int, exp time.Time) []string {
 func TestSweeperRemovesExpiredOnTick(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(1e9, 0)}
 	tick := make(chan time.Time)
-	db := newMemoryDatabase(MemoryConfig{Now: clock.Now}, tick)
+	db := newMemoryDatabase(tick, WithMemoryClock(clock.Now))
 	defer db.Close()
 	fill(t, db, 300, clock.Now().Add(time.Minute))
 	live := fill(t, db, 10, clock.Now().Add(time.Hour))
@@ -252,7 +252,7 @@ func TestSweeperRemovesExpiredOnTick(t *testing.T) {
 func TestSweeperStopsOnClose(t *testing.T) {
 	dbs := make([]*MemoryDatabase, 20)
 	for i := range dbs {
-		dbs[i] = NewMemoryDatabase(MemoryConfig{SweepInterval: time.Millisecond})
+		dbs[i] = NewMemoryDatabase(WithSweepInterval(time.Millisecond))
 	}
 	// Every sweeper is counted from its go statement on.
 	during := runtime.NumGoroutine()
@@ -278,7 +278,7 @@ func TestSweeperStopsOnClose(t *testing.T) {
 	}
 	// SweepInterval < 0 starts no goroutine at all.
 	n := runtime.NumGoroutine()
-	db := NewMemoryDatabase(MemoryConfig{SweepInterval: -1})
+	db := NewMemoryDatabase(WithSweepInterval(-1))
 	if runtime.NumGoroutine() != n {
 		t.Fatal("a goroutine started with the sweeper disabled")
 	}
@@ -287,7 +287,7 @@ func TestSweeperStopsOnClose(t *testing.T) {
 
 func TestMemoryCapEvicts(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(1e9, 0)}
-	db := NewMemoryDatabase(MemoryConfig{Now: clock.Now, MaxSessions: 512, Shards: 8, SweepInterval: -1})
+	db := NewMemoryDatabase(WithMemoryClock(clock.Now), WithMaxSessions(512), WithShards(8), WithSweepInterval(-1))
 	defer db.Close()
 	fill(t, db, 5000, clock.Now().Add(time.Hour))
 	if n := db.Len(); n > 512 {
@@ -303,8 +303,59 @@ func TestMemoryCapEvicts(t *testing.T) {
 	}
 }
 
+// TestMemoryCapProbationFirst: a full shard evicts the oldest record that
+// never came back, then (without any) a protected one.
+func TestMemoryCapProbationFirst(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(1e9, 0)}
+	db := NewMemoryDatabase(WithMemoryClock(clock.Now), WithMaxSessions(10), WithShards(1), WithSweepInterval(-1))
+	defer db.Close()
+	ids := fill(t, db, 10, clock.Now().Add(time.Hour))
+	returning := ids[5:8]
+	for _, id := range returning {
+		if db.LoadAt(id, clock.Now()) == nil {
+			t.Fatal("record missing before the cap was reached")
+		}
+	}
+	// Each insertion evicts the oldest probation record, in insertion
+	// order: ids[0], ids[1], ... skipping the returning ones.
+	newer := fill(t, db, 1, clock.Now().Add(time.Hour))
+	if rec, _ := db.Load(context.Background(), ids[0]); rec != nil {
+		t.Fatal("the oldest probation record survived an insertion into a full shard")
+	}
+	if rec, _ := db.Load(context.Background(), ids[1]); rec == nil {
+		t.Fatal("the second oldest probation record was evicted first")
+	}
+	// Loading ids[1] just promoted it: a flood of 50 now leaves the
+	// returning records and ids[1], and evicts everything else.
+	returning = append(returning, ids[1])
+	fill(t, db, 50, clock.Now().Add(time.Hour))
+	for _, id := range returning {
+		if db.LoadAt(id, clock.Now()) == nil {
+			t.Fatal("a returning record was evicted while once-used ones remained")
+		}
+	}
+	if db.LoadAt(newer[0], clock.Now()) != nil {
+		t.Fatal("a once-used record outlived 50 newer ones")
+	}
+	if n := db.Len(); n != 10 {
+		t.Fatalf("%d records, want the cap 10", n)
+	}
+	// Only returning records left: the one closest to expiry goes.
+	only := NewMemoryDatabase(WithMemoryClock(clock.Now), WithMaxSessions(4), WithShards(1), WithSweepInterval(-1))
+	defer only.Close()
+	var prot []string
+	for i := 0; i < 4; i++ {
+		prot = append(prot, fill(t, only, 1, clock.Now().Add(time.Duration(i+1)*time.Hour))...)
+		only.LoadAt(prot[i], clock.Now())
+	}
+	fill(t, only, 1, clock.Now().Add(time.Hour))
+	if only.Len() != 4 || only.LoadAt(prot[0], clock.Now()) != nil {
+		t.Fatal("with no probation record, the protected record closest to expiry was not the victim")
+	}
+}
+
 func TestManagerCloseStopsOwnSweeperOnly(t *testing.T) {
-	m := New(Config{})
+	m := MustNew()
 	own := m.Database().(*MemoryDatabase)
 	m.Close()
 	select {
@@ -312,9 +363,9 @@ func TestManagerCloseStopsOwnSweeperOnly(t *testing.T) {
 	default:
 		t.Fatal("Manager.Close left its own store's sweeper running")
 	}
-	given := NewMemoryDatabase(MemoryConfig{})
+	given := NewMemoryDatabase()
 	defer given.Close()
-	New(Config{Database: given}).Close()
+	MustNew(WithDatabase(given)).Close()
 	select {
 	case <-given.done:
 		t.Fatal("Manager.Close closed a Database it was given")

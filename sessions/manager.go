@@ -1,22 +1,26 @@
-// This file holds Manager and its net/http-level operations: starting a
-// session from a request, destroying, regenerating and re-timing it.
+// This file holds Manager: finding a request's session, and the operations
+// on it (start, regenerate, destroy, re-time).
 //
 // Start looks at each cookie carrying the session's name, decodes it
 // (signature and shape), loads the ID from the Database and keeps the first
 // live record. Anything else - no cookie, a malformed, tampered or
-// oversized value, an unknown or expired ID - leads to a new session under
-// a new ID from crypto/rand: a client-chosen ID is never adopted. A new
-// session is stored the first time it is written to, so a request that only
-// reads costs the store nothing. A Database error is returned, never
-// papered over with an empty session.
+// oversized value, an unknown or expired ID - leads to a new, empty session
+// that exists only in this request: it gets an ID, a cookie and a place in
+// the store at its first write, so a request that only reads costs the
+// store nothing and sends no cookie. A client-chosen ID is never adopted.
+// A Database error is returned, never papered over with an empty session.
+//
+// Every operation takes an Exchange, the request and its response: a
+// *core.Context, or HTTP(w, r) in plain net/http code.
 
 package sessions
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/vireo-go/vireo/core"
 )
 
 // Manager creates and finds sessions. It is safe for concurrent use.
@@ -30,71 +34,47 @@ type Manager struct {
 	enc          Encoding
 	maxCookieLen int
 	db           Database
+	shared       SharedDatabase // db when its records are shared, else nil
 	ownsDB       bool
-	shared       bool
-	mem          *MemoryDatabase // db itself when it is the in-memory store
 	now          func() time.Time
 	log          *slog.Logger
 }
 
-// NewManager returns a Manager for cfg, or an error naming every invalid
-// setting.
-func NewManager(cfg Config) (*Manager, error) {
-	if err := cfg.validate(); err != nil {
+// New returns a Manager configured by opts, or an error naming every
+// invalid option.
+func New(opts ...Option) (*Manager, error) {
+	cfg, err := newSettings(opts)
+	if err != nil {
 		return nil, err
 	}
 	m := &Manager{
-		name:         cfg.Cookie,
-		expires:      cfg.Expires,
-		lifetime:     cfg.Expires,
-		sliding:      !cfg.FixedExpiration,
-		secure:       cfg.Secure,
-		enc:          cfg.Encoding,
-		maxCookieLen: cfg.MaxCookieLength,
-		db:           cfg.Database,
-		now:          cfg.Now,
-		log:          cfg.Logger,
-	}
-	if m.name == "" {
-		m.name = DefaultCookie
+		name:         cfg.cookie,
+		expires:      cfg.expires,
+		lifetime:     cfg.expires,
+		sliding:      !cfg.fixedExpiration,
+		secure:       cfg.secure,
+		enc:          cfg.encoding,
+		maxCookieLen: cfg.maxCookieLength,
+		db:           cfg.db,
+		now:          cfg.now,
+		log:          cfg.logger,
 	}
 	if m.lifetime == 0 {
-		m.lifetime = cfg.Lifetime
-		if m.lifetime == 0 {
-			m.lifetime = DefaultLifetime
-		}
-	}
-	if m.maxCookieLen == 0 {
-		m.maxCookieLen = DefaultMaxCookieLength
-	}
-	if m.now == nil {
-		m.now = time.Now
-	}
-	if m.log == nil {
-		m.log = slog.Default()
+		m.lifetime = cfg.lifetime
 	}
 	if m.db == nil {
-		m.db = NewMemoryDatabase(MemoryConfig{Now: m.now})
+		m.db = NewMemoryDatabase(WithMemoryClock(m.now))
 		m.ownsDB = true
 	}
-	m.shared = isShared(m.db)
-	m.mem, _ = m.db.(*MemoryDatabase)
-	path := cfg.Path
-	if path == "" {
-		path = "/"
-	}
-	sameSite := cfg.SameSite
-	if sameSite == 0 {
-		sameSite = http.SameSiteLaxMode
-	}
-	m.attrs = cookieAttrs(path, cfg.Domain, cfg.Secure, !cfg.DisableHTTPOnly, sameSite)
+	m.shared, _ = m.db.(SharedDatabase)
+	m.attrs = cookieAttrs(cfg.path, cfg.domain, cfg.secure, cfg.httpOnly, cfg.sameSite)
 	return m, nil
 }
 
-// New is NewManager for configurations known to be valid: it panics on an
-// invalid one, like regexp.MustCompile, which makes a typo fail at startup.
-func New(cfg Config) *Manager {
-	m, err := NewManager(cfg)
+// MustNew is New for options known to be valid: it panics on an invalid
+// one, like regexp.MustCompile, which makes a typo fail at startup.
+func MustNew(opts ...Option) *Manager {
+	m, err := New(opts...)
 	if err != nil {
 		panic(err)
 	}
@@ -108,8 +88,8 @@ func (m *Manager) Database() Database { return m.db }
 func (m *Manager) CookieName() string { return m.name }
 
 // Close closes the MemoryDatabase the Manager created (stopping its
-// sweeper goroutine). A Database passed in Config is left to its owner.
-// With a vireo application: app.OnShutdown(func() { m.Close() }).
+// sweeper goroutine). A Database given with WithDatabase is left to its
+// owner. With a vireo application: app.OnShutdown(func() { m.Close() }).
 func (m *Manager) Close() error {
 	if m.ownsDB {
 		return m.db.Close()
@@ -117,30 +97,72 @@ func (m *Manager) Close() error {
 	return nil
 }
 
-// saveMode says how a session's writes reach a non-shared Database.
+// Start returns the request's session: the one already started for it
+// (by Handler, Wrap or an earlier Start), else the one its cookie names,
+// else a new, empty session that is stored, and whose cookie is sent, only
+// when a handler writes to it. Write to a session before writing the
+// response: its changes are saved, and a new session's cookie set, before
+// the first byte goes out, and a failed save turns the response into 503
+// Service Unavailable (see the package documentation).
+//
+// The error, a *StoreError when the Database cannot be reached, answers
+// 503 through ctx.StopWithError. x is a *core.Context, or HTTP(w, r).
+func (m *Manager) Start(x Exchange) (*Session, error) {
+	if c, ok := x.(*core.Context); ok {
+		return m.startCore(c)
+	}
+	return m.startHTTP(exchangeOf(x))
+}
+
+func (m *Manager) startCore(c *core.Context) (*Session, error) {
+	if s, _ := c.Values().Get(ContextKey).(*Session); s != nil && s.m == m && !s.rec.destroyed() {
+		return s, nil
+	}
+	s, err := m.load(c.ResponseWriter(), c.Request(), saveBeforeWrite)
+	if err != nil {
+		return nil, err
+	}
+	c.Values().Set(ContextKey, s)
+	if m.shared == nil {
+		c.OnBeforeWrite((*saveHook)(s))
+	}
+	return s, nil
+}
+
+func (m *Manager) startHTTP(x *httpExchange) (*Session, error) {
+	if s := x.sess; s != nil && s.m == m && !s.rec.destroyed() {
+		return s, nil
+	}
+	mode := saveEachWrite
+	if x.wrapped != nil {
+		mode = saveBeforeWrite
+	}
+	s, err := m.load(x.w, x.r, mode)
+	if err != nil {
+		return nil, err
+	}
+	if x.sess == nil || x.sess.m == m || x.sess.rec.destroyed() {
+		x.sess = s
+	}
+	return s, nil
+}
+
+// saveMode says when the writes of a session reach a Database whose
+// records are not shared.
 type saveMode uint8
 
 const (
-	// saveAtEnd: the caller (Handler, Wrap) calls Session.Save once the
-	// request is done.
-	saveAtEnd saveMode = iota
-	// saveEachWrite: every mutation is saved at once (sessions started
-	// without a middleware that saves at the end).
+	// saveBeforeWrite: once, just before the response goes out (a core
+	// before-write hook, or Wrap's writer).
+	saveBeforeWrite saveMode = iota
+	// saveEachWrite: every change at once (HTTP(w, r) outside Wrap,
+	// where nothing sees the response start).
 	saveEachWrite
 )
 
-// StartHTTP returns the session of the request, creating a new one (and
-// setting its cookie on w) when the request carries no valid cookie of a
-// live session. It must be called before the response is written. Every
-// mutation is saved immediately; use Wrap to save once per request. The
-// error is the Database's, when it cannot be reached.
-func (m *Manager) StartHTTP(w http.ResponseWriter, r *http.Request) (*Session, error) {
-	return m.start(w, r, saveEachWrite)
-}
-
-func (m *Manager) start(w http.ResponseWriter, r *http.Request, mode saveMode) (*Session, error) {
+// load finds the session the request's cookie names, or makes a new one.
+func (m *Manager) load(w http.ResponseWriter, r *http.Request, mode saveMode) (*Session, error) {
 	now := m.now()
-	ctx := r.Context()
 	var sess *Session
 	var err error
 	cookieValues(r, m.name, func(value string) bool {
@@ -149,15 +171,19 @@ func (m *Manager) start(w http.ResponseWriter, r *http.Request, mode saveMode) (
 			return false
 		}
 		var rec *Record
-		if m.mem != nil {
-			rec = m.mem.loadAt(id, now)
-		} else if rec, err = m.db.Load(ctx, id); err != nil {
+		if m.shared != nil {
+			rec = m.shared.LoadAt(id, now)
+		} else if rec, err = m.db.Load(r.Context(), id); err != nil {
 			return true
 		}
 		if rec == nil || rec.destroyed() || rec.Expired(now) {
 			return false
 		}
-		sess = &Session{m: m, rec: rec, id: id, ctx: ctx, mode: mode}
+		if m.shared != nil {
+			sess = m.sharedHandle(rec, id)
+		} else {
+			sess = &Session{m: m, rec: rec, id: id, ctx: r.Context(), mode: mode}
+		}
 		return true
 	})
 	if err != nil {
@@ -169,17 +195,25 @@ func (m *Manager) start(w http.ResponseWriter, r *http.Request, mode saveMode) (
 		}
 		return sess, nil
 	}
-	id, err := NewID()
-	if err != nil {
-		return nil, err
+	return &Session{m: m, rec: newRecord(now.Add(m.lifetime)), isNew: true, ctx: r.Context(), mode: mode,
+		w: w, tls: r.TLS != nil}, nil
+}
+
+// sharedHandle returns the one Session of a shared record, making it the
+// first time the session comes back: requests on an existing session then
+// allocate nothing. Several Managers on one store get a handle per request.
+func (m *Manager) sharedHandle(rec *Record, id string) *Session {
+	for {
+		if h := rec.handle.Load(); h != nil {
+			if h.m == m {
+				return h
+			}
+			return &Session{m: m, rec: rec, id: id}
+		}
+		if h := (&Session{m: m, rec: rec, id: id}); rec.handle.CompareAndSwap(nil, h) {
+			return h
+		}
 	}
-	value, err := m.encodeCookie(id)
-	if err != nil {
-		return nil, err
-	}
-	sess = &Session{m: m, rec: newRecord(now.Add(m.lifetime)), id: id, isNew: true, ctx: ctx, mode: mode}
-	m.setCookie(w, r, value, m.expires, now)
-	return sess, nil
 }
 
 // lifetimeOf returns the lifetime of rec: its own when set by
@@ -214,7 +248,7 @@ func (m *Manager) slide(w http.ResponseWriter, r *http.Request, s *Session, now 
 		return nil
 	}
 	s.rec.SetExpiresAt(target)
-	if !m.shared {
+	if m.shared == nil {
 		s.rec.mu.Lock()
 		s.touch = true
 		s.rec.mu.Unlock()
@@ -225,127 +259,116 @@ func (m *Manager) slide(w http.ResponseWriter, r *http.Request, s *Session, now 
 		}
 	}
 	if maxAge := m.cookieMaxAge(s.rec); maxAge > 0 {
-		value, err := m.encodeCookie(s.id)
+		value, err := m.encodeCookie(s.ID())
 		if err != nil {
 			return err
 		}
-		m.setCookie(w, r, value, maxAge, now)
+		m.setCookie(w, r.TLS != nil, value, maxAge, now)
 	}
 	return nil
 }
 
-// DestroyHTTP removes the session from the Database, empties it for every
-// holder and expires its cookie on w.
-func (m *Manager) DestroyHTTP(w http.ResponseWriter, r *http.Request, s *Session) error {
-	if s == nil {
-		return nil
+// Destroy ends the request's session: its data is removed from the
+// Database and emptied for every holder, and the response expires its
+// cookie. A later Start in the same request begins a new session.
+func (m *Manager) Destroy(x Exchange) error {
+	s, err := m.Start(x)
+	if err != nil {
+		return err
 	}
+	w, r := x.ResponseWriter(), x.Request()
 	s.rec.mu.Lock()
-	id := s.id
+	id, sent := s.id, s.cookieSent
 	s.rec.clear()
 	s.rec.dirty = false
 	s.touch = false
 	s.rec.mu.Unlock()
 	s.rec.markDestroyed()
-	if !s.detached && (!s.isNew || s.rec.flags.Load()&flagStored != 0) {
+	if s.stored() {
 		if err := m.db.Delete(s.writeContext(), id); err != nil {
 			return &StoreError{Op: "delete", Err: err}
 		}
 	}
-	m.setCookie(w, r, "", -1, m.now())
+	if !s.isNew || sent {
+		m.setCookie(w, r.TLS != nil, "", -1, m.now())
+	}
+	m.forget(x)
 	return nil
 }
 
-// RegenerateHTTP gives the session a new ID, keeping its values: the old ID
-// can no longer be loaded once it returns, and w carries the new cookie.
-// Call it when the privilege level changes (login) against session
-// fixation.
-func (m *Manager) RegenerateHTTP(w http.ResponseWriter, r *http.Request, s *Session) error {
+// Regenerate gives the request's session a new ID with the same values and
+// sends the new cookie; the old ID is dead once it returns. Call it at
+// login (and at any privilege change) against session fixation.
+func (m *Manager) Regenerate(x Exchange) (*Session, error) {
+	s, err := m.Start(x)
+	if err != nil {
+		return nil, err
+	}
+	s.rec.mu.RLock()
+	oldID, sent := s.id, s.cookieSent
+	s.rec.mu.RUnlock()
+	if s.isNew && !sent && !s.stored() {
+		// Nothing of this session left the server: its ID is drawn at
+		// the first write.
+		s.rec.mu.Lock()
+		s.id = ""
+		s.rec.mu.Unlock()
+		return s, nil
+	}
 	newID, err := NewID()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	value, err := m.encodeCookie(newID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	s.rec.mu.RLock()
-	oldID := s.id
-	s.rec.mu.RUnlock()
-	stored := !s.isNew || s.rec.flags.Load()&flagStored != 0
-	if stored && !s.detached && !s.rec.destroyed() {
+	if s.stored() && !s.rec.destroyed() {
 		// Rename writes the record's current values under the new ID.
-		// Pending changes stay marked dirty: saving them again at the end
-		// is harmless, and clearing the mark could lose a write made
-		// while Rename ran.
+		// Pending changes stay marked dirty: saving them again before the
+		// response is harmless, and clearing the mark could lose a write
+		// made while Rename ran.
 		if err := m.db.Rename(s.writeContext(), oldID, newID, s.rec); err != nil {
-			return &StoreError{Op: "rename", Err: err}
+			return nil, &StoreError{Op: "rename", Err: err}
 		}
 	}
 	s.rec.mu.Lock()
 	s.id = newID
+	s.cookieSent = true
 	s.rec.mu.Unlock()
-	m.setCookie(w, r, value, m.cookieMaxAge(s.rec), m.now())
-	return nil
+	m.setCookie(x.ResponseWriter(), x.Request().TLS != nil, value, m.cookieMaxAge(s.rec), m.now())
+	return s, nil
 }
 
-// UpdateExpirationHTTP gives this session its own lifetime (for example a
-// "remember me" login of 30 days): it expires lifetime from now, slides by
-// that lifetime from then on, and w carries a persistent cookie of that
-// Max-Age. A lifetime <= 0 returns the session to the Manager's default.
-func (m *Manager) UpdateExpirationHTTP(w http.ResponseWriter, r *http.Request, s *Session, lifetime time.Duration) error {
+// UpdateExpiration gives the request's session its own lifetime (for
+// example a "remember me" login of 30 days): it expires lifetime from now,
+// slides by that lifetime from then on, and the response carries a
+// persistent cookie of that Max-Age. A lifetime <= 0 returns the session to
+// the Manager's default. It counts as a write: a new session is stored.
+func (m *Manager) UpdateExpiration(x Exchange, lifetime time.Duration) error {
+	s, err := m.Start(x)
+	if err != nil {
+		return err
+	}
 	if lifetime < 0 {
 		lifetime = 0
 	}
 	now := m.now()
 	s.rec.lifetime.Store(int64(lifetime))
 	s.rec.SetExpiresAt(now.Add(m.lifetimeOf(s.rec)))
-	if !m.shared {
-		// The lifetime is part of the record, so this is a full save.
-		s.rec.mu.Lock()
-		s.rec.dirty = true
-		s.rec.mu.Unlock()
-		if s.mode == saveEachWrite {
-			if err := s.Save(); err != nil {
-				return err
-			}
-		}
-	} else if s.isNew && s.rec.flags.Load()&flagStored == 0 {
-		// Asking for a lifetime is a write: store the new session.
-		s.afterWrite()
+	// The lifetime is part of the record, so this is a full save.
+	if err := s.write(func(*Record) bool { return true }); err != nil {
+		return err
 	}
 	value, err := m.encodeCookie(s.ID())
 	if err != nil {
 		return err
 	}
-	m.setCookie(w, r, value, m.cookieMaxAge(s.rec), now)
+	s.rec.mu.Lock()
+	s.cookieSent = true
+	s.rec.mu.Unlock()
+	m.setCookie(x.ResponseWriter(), x.Request().TLS != nil, value, m.cookieMaxAge(s.rec), now)
 	return nil
-}
-
-// Wrap is net/http middleware: it starts the session, makes it available
-// through FromContext(r.Context()), and saves it once after next returns.
-// A Database error answers 503 Service Unavailable without calling next.
-func (m *Manager) Wrap(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s, err := m.start(w, r, saveAtEnd)
-		if err != nil {
-			m.log.Error("sessions: cannot start session", "err", err)
-			http.Error(w, "session store unavailable", http.StatusServiceUnavailable)
-			return
-		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, s)))
-		if err := s.Save(); err != nil {
-			m.log.Error("sessions: cannot save session", "err", err)
-		}
-	})
-}
-
-type ctxKey struct{}
-
-// FromContext returns the session Wrap stored in ctx, or nil.
-func FromContext(ctx context.Context) *Session {
-	s, _ := ctx.Value(ctxKey{}).(*Session)
-	return s
 }
 
 // StoreError reports a failure of the session Database. Callers map it to

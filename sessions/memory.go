@@ -2,20 +2,25 @@
 //
 // Records live in a fixed number of shards, each a map guarded by its own
 // RWMutex; an ID picks its shard by a seeded hash, so concurrent requests on
-// different sessions rarely meet on a lock and a lookup of an existing
-// session takes only a read lock. The stored value is the *Record itself:
-// a Session mutates it in place under the Record's own lock, so nothing is
-// copied or saved back.
+// different sessions rarely meet on a lock and a lookup of a session that
+// came back before takes only a read lock. The stored value is the *Record
+// itself (MemoryDatabase is a SharedDatabase): a Session mutates it in place
+// under the Record's own lock, so nothing is copied or saved back.
 //
-// Expiry is checked on every Load (an expired record is removed then) and a
+// Expiry is checked on every load (an expired record is removed then) and a
 // sweeper goroutine removes the ones nobody asks for again, one shard at a
 // time so a sweep never blocks the whole store. The sweeper stops on Close.
 //
-// Size is capped (MaxSessions): when a shard is full, an insertion first
-// drops expired records, else the record closest to expiry among a small
-// random sample (the approximated LRU Redis uses). With the default
-// lifetime this bounds memory under a flood of cookie-less requests, each
-// of which creates a session.
+// Size is capped (WithMaxSessions) with a segmented policy, as in SLRU and
+// 2Q caches: a stored record starts in its shard's probation segment, a
+// doubly linked FIFO list threaded through the records; the first load that
+// finds it (its cookie came back) moves it to the protected segment, once.
+// When a shard is full, an insertion first drops expired records, then the
+// oldest record of probation, and only when probation is empty the record
+// closest to expiry among a small random sample of the protected ones.
+// Clients that never return their cookie (a flood, crawlers) therefore only
+// ever evict each other, and a returning user is evicted only when every
+// session of the shard is a returning one.
 
 package sessions
 
@@ -31,34 +36,54 @@ const (
 	// DefaultShards is the number of shards of a MemoryDatabase.
 	DefaultShards = 128
 	// DefaultMaxSessions is the default cap of a MemoryDatabase: about 1M
-	// sessions, roughly 250 MB with one small value each (see the package
-	// documentation for the measurement).
+	// sessions (see the package documentation for the memory it takes).
 	DefaultMaxSessions = 1 << 20
 	// DefaultSweepInterval is how often the sweeper removes expired records.
 	DefaultSweepInterval = time.Minute
-	// evictionSample is how many records an insertion into a full shard
-	// looks at to choose a victim.
+	// evictionSample is how many protected records an insertion into a
+	// full shard without probation records looks at to choose a victim.
 	evictionSample = 5
 	// scanGap is the shortest time between two full scans of a shard by
 	// evict.
 	scanGap = time.Second
 )
 
-// MemoryConfig configures a MemoryDatabase. The zero value is usable.
-type MemoryConfig struct {
-	// Shards is the number of independently locked maps, rounded up to a
-	// power of two. Default DefaultShards.
-	Shards int
-	// MaxSessions caps the number of stored sessions. Default
-	// DefaultMaxSessions; a negative value removes the cap (memory then
-	// grows with the request rate times the session lifetime).
-	MaxSessions int
-	// SweepInterval is the period of the sweeper goroutine. Default
-	// DefaultSweepInterval; a negative value starts no goroutine (expired
-	// records are then removed only on access, by eviction or by Sweep).
-	SweepInterval time.Duration
-	// Now is the clock, time.Now by default; tests inject a fake one.
-	Now func() time.Time
+// MemoryOption configures a MemoryDatabase; pass options to
+// NewMemoryDatabase.
+type MemoryOption func(*memorySettings)
+
+type memorySettings struct {
+	shards        int
+	maxSessions   int
+	sweepInterval time.Duration
+	now           func() time.Time
+}
+
+// WithShards sets the number of independently locked maps, rounded up to a
+// power of two. Default DefaultShards; values below 1 mean 1.
+func WithShards(n int) MemoryOption {
+	return func(s *memorySettings) { s.shards = n }
+}
+
+// WithMaxSessions caps the number of stored sessions (see the package
+// documentation for the eviction policy). Default DefaultMaxSessions; a
+// negative value removes the cap (memory then grows with the rate of new
+// sessions times their lifetime).
+func WithMaxSessions(n int) MemoryOption {
+	return func(s *memorySettings) { s.maxSessions = n }
+}
+
+// WithSweepInterval sets the period of the sweeper goroutine. Default
+// DefaultSweepInterval; a negative value starts no goroutine (expired
+// records are then removed only on access, by eviction or by Sweep).
+func WithSweepInterval(d time.Duration) MemoryOption {
+	return func(s *memorySettings) { s.sweepInterval = d }
+}
+
+// WithMemoryClock sets the store's clock, time.Now by default; tests
+// inject a fake one. A Manager that creates its store passes its own.
+func WithMemoryClock(now func() time.Time) MemoryOption {
+	return func(s *memorySettings) { s.now = now }
 }
 
 // MemoryDatabase is the in-memory Database. Create it with
@@ -75,9 +100,14 @@ type MemoryDatabase struct {
 	closeOnce sync.Once
 }
 
+var _ SharedDatabase = (*MemoryDatabase)(nil)
+
 type memShard struct {
 	mu sync.RWMutex
 	m  map[string]*Record
+	// head and tail are the newest and oldest records of the probation
+	// segment: stored, never loaded since.
+	head, tail *Record
 	// minExp is the earliest expiry seen by the last full scan: before
 	// it, no record of the shard can have expired. Guarded by mu.
 	minExp int64
@@ -86,19 +116,25 @@ type memShard struct {
 	// pad makes a shard 128 bytes, so two shards' locks never share a
 	// cache line (nor an adjacent-line prefetch pair): a read lock writes
 	// to the lock, and neighbours would bounce the line between cores.
-	_ [80]byte
+	_ [64]byte
 }
 
 // NewMemoryDatabase returns an in-memory Database and starts its sweeper.
-func NewMemoryDatabase(cfg MemoryConfig) *MemoryDatabase {
-	return newMemoryDatabase(cfg, nil)
+func NewMemoryDatabase(opts ...MemoryOption) *MemoryDatabase {
+	return newMemoryDatabase(nil, opts...)
 }
 
 // newMemoryDatabase lets tests drive the sweeper with their own tick channel.
-func newMemoryDatabase(cfg MemoryConfig, tick <-chan time.Time) *MemoryDatabase {
+func newMemoryDatabase(tick <-chan time.Time, opts ...MemoryOption) *MemoryDatabase {
+	var cfg memorySettings
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
 	n := 1
-	want := cfg.Shards
-	if want <= 0 {
+	want := cfg.shards
+	if want == 0 {
 		want = DefaultShards
 	}
 	for n < want {
@@ -108,13 +144,13 @@ func newMemoryDatabase(cfg MemoryConfig, tick <-chan time.Time) *MemoryDatabase 
 		shards: make([]memShard, n),
 		mask:   uint64(n - 1),
 		seed:   maphash.MakeSeed(),
-		now:    cfg.Now,
+		now:    cfg.now,
 		stop:   make(chan struct{}),
 	}
 	if db.now == nil {
 		db.now = time.Now
 	}
-	max := cfg.MaxSessions
+	max := cfg.maxSessions
 	if max == 0 {
 		max = DefaultMaxSessions
 	}
@@ -124,7 +160,7 @@ func newMemoryDatabase(cfg MemoryConfig, tick <-chan time.Time) *MemoryDatabase 
 	for i := range db.shards {
 		db.shards[i].m = make(map[string]*Record)
 	}
-	interval := cfg.SweepInterval
+	interval := cfg.sweepInterval
 	if interval == 0 {
 		interval = DefaultSweepInterval
 	}
@@ -139,20 +175,58 @@ func newMemoryDatabase(cfg MemoryConfig, tick <-chan time.Time) *MemoryDatabase 
 	return db
 }
 
-func (db *MemoryDatabase) sharesRecords() bool { return true }
-
 func (db *MemoryDatabase) shard(id string) *memShard {
 	return &db.shards[maphash.String(db.seed, id)&db.mask]
 }
 
-// Load returns the stored record, removing it when it has expired.
-func (db *MemoryDatabase) Load(_ context.Context, id string) (*Record, error) {
-	return db.loadAt(id, db.now()), nil
+// pushProbation links rec as the newest probation record. The caller holds
+// s.mu for writing.
+func (s *memShard) pushProbation(rec *Record) {
+	rec.prev, rec.next = nil, s.head
+	if s.head != nil {
+		s.head.prev = rec
+	} else {
+		s.tail = rec
+	}
+	s.head = rec
 }
 
-// loadAt is Load with the caller's clock reading: the Manager has one
-// already, and a clock read costs as much as the lookup.
-func (db *MemoryDatabase) loadAt(id string, now time.Time) *Record {
+// unlink takes rec out of the probation list when it is in it. The caller
+// holds s.mu for writing.
+func (s *memShard) unlink(rec *Record) {
+	if rec.prev == nil && s.head != rec {
+		return // protected, or not stored here
+	}
+	if rec.prev != nil {
+		rec.prev.next = rec.next
+	} else {
+		s.head = rec.next
+	}
+	if rec.next != nil {
+		rec.next.prev = rec.prev
+	} else {
+		s.tail = rec.prev
+	}
+	rec.prev, rec.next = nil, nil
+}
+
+// remove deletes rec, stored under id, and marks it destroyed. The caller
+// holds s.mu for writing.
+func (s *memShard) remove(id string, rec *Record) {
+	delete(s.m, id)
+	s.unlink(rec)
+	rec.markDestroyed()
+}
+
+// Load returns the stored record, removing it when it has expired.
+func (db *MemoryDatabase) Load(_ context.Context, id string) (*Record, error) {
+	return db.LoadAt(id, db.now()), nil
+}
+
+// LoadAt is Load with the caller's clock reading (the Manager has one
+// already, and a clock read costs as much as the lookup). Finding a record
+// moves it from probation to the protected segment.
+func (db *MemoryDatabase) LoadAt(id string, now time.Time) *Record {
 	s := db.shard(id)
 	s.mu.RLock()
 	rec := s.m[id]
@@ -163,30 +237,56 @@ func (db *MemoryDatabase) loadAt(id string, now time.Time) *Record {
 	if rec.Expired(now) {
 		s.mu.Lock()
 		if s.m[id] == rec {
-			delete(s.m, id)
+			s.remove(id, rec)
 		}
 		s.mu.Unlock()
 		rec.markDestroyed()
 		return nil
 	}
+	if rec.flags.Load()&flagProtected == 0 {
+		s.mu.Lock()
+		if s.m[id] == rec && rec.flags.Load()&flagProtected == 0 {
+			s.unlink(rec)
+			rec.setFlag(flagProtected)
+		}
+		s.mu.Unlock()
+	}
 	return rec
 }
 
 // Save stores rec under id, evicting a record first when the shard is full.
+// A new record starts in probation; one replacing a protected record of the
+// same id stays protected.
 func (db *MemoryDatabase) Save(_ context.Context, id string, rec *Record) error {
 	rec.markStored()
 	s := db.shard(id)
 	s.mu.Lock()
-	if old, ok := s.m[id]; ok {
-		if old != rec {
-			old.markDestroyed()
+	old, ok := s.m[id]
+	switch {
+	case old == rec:
+	case ok:
+		s.remove(id, old)
+		db.insert(s, id, rec, old.flags.Load()&flagProtected != 0)
+	default:
+		if db.perShard > 0 && len(s.m) >= db.perShard {
+			db.evict(s)
 		}
-	} else if db.perShard > 0 && len(s.m) >= db.perShard {
-		db.evict(s)
+		db.insert(s, id, rec, rec.flags.Load()&flagProtected != 0)
 	}
-	s.m[id] = rec
 	s.mu.Unlock()
 	return nil
+}
+
+// insert stores rec under id, in probation unless protected. The caller
+// holds s.mu for writing.
+func (db *MemoryDatabase) insert(s *memShard, id string, rec *Record, protected bool) {
+	rec.key = id
+	s.m[id] = rec
+	if protected {
+		rec.setFlag(flagProtected)
+	} else {
+		s.pushProbation(rec)
+	}
 }
 
 // evict makes room in a full shard. The caller holds s.mu.
@@ -194,8 +294,9 @@ func (db *MemoryDatabase) Save(_ context.Context, id string, rec *Record) error 
 // When a record of the shard may have expired (the clock passed the
 // earliest expiry seen by the last scan), a full scan removes every expired
 // record, at most once per scanGap so that a steady flood cannot turn each
-// insertion into an O(shard) scan. When that frees nothing, the record
-// closest to expiry among a random sample of evictionSample is dropped.
+// insertion into an O(shard) scan. When that frees nothing, the oldest
+// probation record goes; without any, the protected record closest to
+// expiry among a random sample of evictionSample.
 func (db *MemoryDatabase) evict(s *memShard) {
 	now := db.now().UnixNano()
 	if now >= s.minExp && now >= s.nextScan {
@@ -205,28 +306,29 @@ func (db *MemoryDatabase) evict(s *memShard) {
 			return
 		}
 	}
+	if victim := s.tail; victim != nil {
+		s.remove(victim.key, victim)
+		return
+	}
 	var victim *Record
-	var victimID string
 	seen := 0
 	// Map iteration starts at a random position, which makes this a
 	// random sample.
 	for id, rec := range s.m {
 		exp := rec.expires.Load()
 		if exp <= now {
-			delete(s.m, id)
-			rec.markDestroyed()
+			s.remove(id, rec)
 			return
 		}
 		if victim == nil || exp < victim.expires.Load() {
-			victim, victimID = rec, id
+			victim = rec
 		}
 		if seen++; seen >= evictionSample {
 			break
 		}
 	}
 	if victim != nil {
-		delete(s.m, victimID)
-		victim.markDestroyed()
+		s.remove(victim.key, victim)
 	}
 }
 
@@ -237,8 +339,7 @@ func (db *MemoryDatabase) removeExpired(s *memShard, now int64) int64 {
 	for id, rec := range s.m {
 		exp := rec.expires.Load()
 		if exp <= now {
-			delete(s.m, id)
-			rec.markDestroyed()
+			s.remove(id, rec)
 			continue
 		}
 		if exp < minExp {
@@ -265,25 +366,30 @@ func (db *MemoryDatabase) Touch(_ context.Context, id string, expiresAt time.Tim
 func (db *MemoryDatabase) Delete(_ context.Context, id string) error {
 	s := db.shard(id)
 	s.mu.Lock()
-	rec := s.m[id]
-	delete(s.m, id)
-	s.mu.Unlock()
-	if rec != nil {
-		rec.markDestroyed()
+	if rec := s.m[id]; rec != nil {
+		s.remove(id, rec)
 	}
+	s.mu.Unlock()
 	return nil
 }
 
-// Rename moves rec from oldID to newID. The old ID is removed first, so no
-// moment exists where it is still readable after the new one is.
+// Rename moves rec from oldID to newID, in the same segment. The old ID is
+// removed first, so no moment exists where it is still readable after the
+// new one is.
 func (db *MemoryDatabase) Rename(_ context.Context, oldID, newID string, rec *Record) error {
 	s := db.shard(oldID)
 	s.mu.Lock()
 	old := s.m[oldID]
-	delete(s.m, oldID)
+	if old != nil {
+		delete(s.m, oldID)
+		s.unlink(old)
+	}
 	s.mu.Unlock()
 	if old != nil && old != rec {
 		old.markDestroyed()
+		if old.flags.Load()&flagProtected != 0 {
+			rec.setFlag(flagProtected)
+		}
 	}
 	return db.Save(context.Background(), newID, rec)
 }

@@ -1,10 +1,14 @@
-// This file holds Config, the Manager's settings, and their validation.
+// This file holds the Manager's functional options and their validation.
 //
-// Zero values mean the safe defaults: an HttpOnly, SameSite=Lax cookie
-// scoped to "/", valid for the browser session, backed by a server-side
-// lifetime of DefaultLifetime that slides with use, stored in a new
-// MemoryDatabase. Settings are validated once, in NewManager, so a bad
-// cookie name or path is an error at startup and never a malformed header.
+// Why options: the whole framework configures with functional options
+// (core.New, view.NewHTML, redis.New), so a setting reads the same
+// everywhere, a zero value never has to mean "default", and adding one later
+// breaks no caller. Without options a Manager uses the safe defaults: an
+// HttpOnly, SameSite=Lax cookie scoped to "/", valid for the browser
+// session, backed by a server-side lifetime of DefaultLifetime that slides
+// with use, stored in a new MemoryDatabase. New validates every option once,
+// so a bad cookie name or path is an error at startup and never a malformed
+// header.
 
 package sessions
 
@@ -18,17 +22,16 @@ import (
 )
 
 const (
-	// DefaultCookie is the cookie name used when Config.Cookie is empty.
+	// DefaultCookie is the cookie name used without WithCookie.
 	DefaultCookie = "vireo_sid"
 	// DefaultLifetime is the server-side lifetime of a session whose cookie
-	// lasts for the browser session (Config.Expires == 0): 20 minutes of
+	// lasts for the browser session (no WithExpires): 20 minutes of
 	// inactivity, the idle timeout of ASP.NET Core sessions. It bounds the
-	// memory a flood of cookie-less clients can take: each of them creates
-	// a session that is gone 20 minutes later.
+	// memory sessions of clients that never come back can take.
 	DefaultLifetime = 20 * time.Minute
-	// DefaultMaxCookieLength is the longest cookie value read when
-	// Config.MaxCookieLength is 0. A longer value is ignored (a new
-	// session starts) without being decoded.
+	// DefaultMaxCookieLength is the longest cookie value read without
+	// WithMaxCookieLength. A longer value is ignored (as if absent) without
+	// being decoded.
 	DefaultMaxCookieLength = 4096
 	// maxCandidates is how many cookies with the session's name a request
 	// may offer before the rest are ignored: a browser sends several when
@@ -41,83 +44,208 @@ const (
 // it: securecookie.New(hashKey, blockKey) signs with HMAC-SHA256 and, when a
 // block key is given, encrypts with AES-CTR. Note that securecookie also
 // refuses values older than its own MaxAge (30 days by default): raise it
-// with SecureCookie.MaxAge when Config.Expires is longer.
+// with SecureCookie.MaxAge when WithExpires is longer.
 type Encoding interface {
 	Encode(name string, value any) (string, error)
 	Decode(name, value string, dst any) error
 }
 
-// Config configures a Manager. Every field is optional.
-type Config struct {
-	// Cookie is the cookie name. Default DefaultCookie.
-	Cookie string
-	// Expires is the lifetime of a session and of its cookie. Zero makes
-	// the cookie a browser-session cookie (no Expires/Max-Age attribute,
-	// dropped when the browser closes) and the server keeps the session
-	// for Lifetime. A negative value is an error.
-	Expires time.Duration
-	// Lifetime is the server-side lifetime of a session when Expires is
-	// zero. Default DefaultLifetime. Ignored when Expires is set.
-	Lifetime time.Duration
-	// FixedExpiration turns sliding expiration off. By default a session's
-	// lifetime restarts each time a request uses it (sliding expiration):
-	// the expiry is moved forward once at least 1/16 of the lifetime has
-	// passed since the last move, and a persistent cookie is re-sent then
-	// with the new Expires/Max-Age. With FixedExpiration a session ends
-	// its lifetime after creation, however busy.
-	FixedExpiration bool
-	// Path is the cookie's Path. Default "/".
-	Path string
-	// Domain is the cookie's Domain. Default none (the request's host only).
-	Domain string
-	// Secure marks the cookie Secure. It is also marked Secure on any
-	// request that arrived over TLS.
-	Secure bool
-	// DisableHTTPOnly removes the HttpOnly attribute, which is set by
-	// default so scripts cannot read the session cookie.
-	DisableHTTPOnly bool
-	// SameSite is the cookie's SameSite mode. Default http.SameSiteLaxMode.
-	// http.SameSiteNoneMode requires Secure in browsers.
-	SameSite http.SameSite
-	// Encoding signs/encrypts the cookie value, typically a
-	// *securecookie.SecureCookie. Nil sends the bare random ID.
-	Encoding Encoding
-	// MaxCookieLength is the longest cookie value considered. Default
-	// DefaultMaxCookieLength.
-	MaxCookieLength int
-	// Database stores the sessions. Nil creates a MemoryDatabase (using
-	// Now as its clock), which the Manager closes in Close. A Database
-	// given here is not closed by the Manager.
-	Database Database
-	// Now is the clock, time.Now by default; tests inject a fake one.
-	Now func() time.Time
-	// Logger receives errors that cannot reach a caller (a failed save
-	// after the handler has written its response). Default slog.Default().
-	Logger *slog.Logger
+// Option configures a Manager; pass options to New or MustNew.
+type Option func(*settings)
+
+// settings is what the options fill in.
+type settings struct {
+	cookie          string
+	expires         time.Duration
+	lifetime        time.Duration
+	fixedExpiration bool
+	path            string
+	domain          string
+	secure          bool
+	httpOnly        bool
+	sameSite        http.SameSite
+	encoding        Encoding
+	maxCookieLength int
+	db              Database
+	now             func() time.Time
+	logger          *slog.Logger
+	errs            []error
 }
 
-// validate checks the fields that end up in a header.
-func (c *Config) validate() error {
-	var errs []error
-	if c.Cookie != "" && !validCookieName(c.Cookie) {
-		errs = append(errs, fmt.Errorf("sessions: invalid cookie name %q", c.Cookie))
+// WithCookie sets the cookie name (an RFC 6265 token). Default
+// DefaultCookie.
+func WithCookie(name string) Option {
+	return func(s *settings) {
+		if !validCookieName(name) {
+			s.errs = append(s.errs, fmt.Errorf("sessions: invalid cookie name %q", name))
+		}
+		s.cookie = name
 	}
-	if c.Expires < 0 {
-		errs = append(errs, fmt.Errorf("sessions: negative Expires %v", c.Expires))
+}
+
+// WithExpires sets the lifetime of a session and of its cookie, which then
+// carries Expires and Max-Age. Without it the cookie is a browser-session
+// cookie (dropped when the browser closes) and the server keeps the session
+// for the WithLifetime lifetime. A negative value is an error.
+func WithExpires(d time.Duration) Option {
+	return func(s *settings) {
+		if d < 0 {
+			s.errs = append(s.errs, fmt.Errorf("sessions: negative expiry %v", d))
+		}
+		s.expires = d
 	}
-	if c.Lifetime < 0 {
-		errs = append(errs, fmt.Errorf("sessions: negative Lifetime %v", c.Lifetime))
+}
+
+// WithLifetime sets the server-side lifetime of a session whose cookie
+// lasts for the browser session. Default DefaultLifetime; ignored with
+// WithExpires. A negative value is an error.
+func WithLifetime(d time.Duration) Option {
+	return func(s *settings) {
+		if d < 0 {
+			s.errs = append(s.errs, fmt.Errorf("sessions: negative lifetime %v", d))
+		}
+		s.lifetime = d
 	}
-	if strings.ContainsAny(c.Path, ";\r\n\x00") || (c.Path != "" && c.Path[0] != '/') {
-		errs = append(errs, fmt.Errorf("sessions: invalid cookie path %q", c.Path))
+}
+
+// WithFixedExpiration turns sliding expiration off: a session then ends its
+// lifetime after creation, however busy. By default a session's lifetime
+// restarts when a request uses it, once at least 1/16 of the lifetime has
+// passed since the last move (a persistent cookie is re-sent then).
+func WithFixedExpiration() Option {
+	return func(s *settings) { s.fixedExpiration = true }
+}
+
+// WithPath sets the cookie's Path, which must start with "/". Default "/".
+func WithPath(path string) Option {
+	return func(s *settings) {
+		if path == "" || path[0] != '/' || strings.ContainsAny(path, ";\r\n\x00") {
+			s.errs = append(s.errs, fmt.Errorf("sessions: invalid cookie path %q", path))
+		}
+		s.path = path
 	}
-	if c.Domain != "" && !validDomain(c.Domain) {
-		errs = append(errs, fmt.Errorf("sessions: invalid cookie domain %q", c.Domain))
+}
+
+// WithDomain sets the cookie's Domain. Default none: the request's host
+// only.
+func WithDomain(domain string) Option {
+	return func(s *settings) {
+		if !validDomain(domain) {
+			s.errs = append(s.errs, fmt.Errorf("sessions: invalid cookie domain %q", domain))
+		}
+		s.domain = domain
 	}
-	if c.MaxCookieLength < 0 {
-		errs = append(errs, errors.New("sessions: negative MaxCookieLength"))
+}
+
+// WithSecure marks the cookie Secure on every response. Without it the
+// cookie is Secure on requests that arrived over TLS.
+func WithSecure() Option {
+	return func(s *settings) { s.secure = true }
+}
+
+// WithHTTPOnly sets whether the cookie is HttpOnly (hidden from scripts).
+// Default true.
+func WithHTTPOnly(on bool) Option {
+	return func(s *settings) { s.httpOnly = on }
+}
+
+// WithSameSite sets the cookie's SameSite mode. Default
+// http.SameSiteLaxMode; http.SameSiteNoneMode requires WithSecure in
+// browsers.
+func WithSameSite(mode http.SameSite) Option {
+	return func(s *settings) {
+		if mode < http.SameSiteDefaultMode || mode > http.SameSiteNoneMode {
+			s.errs = append(s.errs, fmt.Errorf("sessions: invalid SameSite mode %d", mode))
+		}
+		s.sameSite = mode
 	}
-	return errors.Join(errs...)
+}
+
+// WithEncoding signs (and optionally encrypts) the cookie value, typically
+// with a *securecookie.SecureCookie. Default: the bare random ID.
+func WithEncoding(enc Encoding) Option {
+	return func(s *settings) {
+		if enc == nil {
+			s.errs = append(s.errs, errors.New("sessions: nil Encoding"))
+		}
+		s.encoding = enc
+	}
+}
+
+// WithMaxCookieLength sets the longest cookie value considered. Default
+// DefaultMaxCookieLength.
+func WithMaxCookieLength(n int) Option {
+	return func(s *settings) {
+		if n <= 0 {
+			s.errs = append(s.errs, fmt.Errorf("sessions: cookie length limit %d is not positive", n))
+		}
+		s.maxCookieLength = n
+	}
+}
+
+// WithDatabase sets the store of the sessions. Default: a MemoryDatabase
+// the Manager creates (with its clock) and closes in Close; a Database
+// given here is left open for its owner to close.
+func WithDatabase(db Database) Option {
+	return func(s *settings) {
+		if db == nil {
+			s.errs = append(s.errs, errors.New("sessions: nil Database"))
+		}
+		s.db = db
+	}
+}
+
+// WithClock sets the clock, time.Now by default; tests inject a fake one.
+func WithClock(now func() time.Time) Option {
+	return func(s *settings) {
+		if now == nil {
+			s.errs = append(s.errs, errors.New("sessions: nil clock"))
+		}
+		s.now = now
+	}
+}
+
+// WithLogger sets the logger of errors that cannot reach a caller (a
+// session written after its response went out cannot report a failed
+// save). Default slog.Default().
+func WithLogger(l *slog.Logger) Option {
+	return func(s *settings) {
+		if l == nil {
+			s.errs = append(s.errs, errors.New("sessions: nil Logger"))
+		}
+		s.logger = l
+	}
+}
+
+// newSettings applies opts over the defaults and returns every invalid
+// option's error, joined.
+func newSettings(opts []Option) (*settings, error) {
+	s := &settings{
+		cookie:          DefaultCookie,
+		lifetime:        DefaultLifetime,
+		path:            "/",
+		httpOnly:        true,
+		sameSite:        http.SameSiteLaxMode,
+		maxCookieLength: DefaultMaxCookieLength,
+		now:             time.Now,
+	}
+	for _, o := range opts {
+		if o == nil {
+			s.errs = append(s.errs, errors.New("sessions: nil Option"))
+			continue
+		}
+		o(s)
+	}
+	if s.sameSite == http.SameSiteDefaultMode {
+		s.sameSite = http.SameSiteLaxMode
+	}
+	if s.lifetime == 0 {
+		s.lifetime = DefaultLifetime
+	}
+	if s.logger == nil {
+		s.logger = slog.Default()
+	}
+	return s, errors.Join(s.errs...)
 }
 
 // validCookieName reports whether name is an RFC 6265 token.

@@ -29,6 +29,7 @@ const indexThreshold = 16
 const (
 	flagStored    = 1 << iota // saved in the Database at least once
 	flagDestroyed             // Destroy was called or the Database dropped it
+	flagProtected             // MemoryDatabase: the session came back (protected segment)
 )
 
 type entry struct {
@@ -49,8 +50,19 @@ type Record struct {
 	expires  atomic.Int64   // expiry, Unix nanoseconds
 	flags    atomic.Uint32
 	dirty    bool // changed since the last save (for remote databases); guarded by mu
-	// The field order keeps the struct at 80 bytes, one size class below
-	// what a bool between the int64s would cost.
+
+	// handle is the Session shared by the requests of a SharedDatabase
+	// record (see Manager.sharedHandle), made when the session first comes
+	// back, so a returning request allocates no Session.
+	handle atomic.Pointer[Session]
+
+	// MemoryDatabase bookkeeping, guarded by the lock of the shard that
+	// holds key: the key the record is stored under, and its links in the
+	// shard's probation list while it has not come back.
+	key        string
+	prev, next *Record
+	// The field order keeps the struct at 120 bytes, in the 128-byte size
+	// class; a bool between the int64s would cost another class.
 }
 
 // Entry is one value of a Snapshot.
@@ -133,6 +145,16 @@ func (r *Record) markDestroyed() {
 	for {
 		old := r.flags.Load()
 		if old&flagDestroyed != 0 || r.flags.CompareAndSwap(old, old|flagDestroyed) {
+			return
+		}
+	}
+}
+
+// setFlag sets f in r.flags.
+func (r *Record) setFlag(f uint32) {
+	for {
+		old := r.flags.Load()
+		if old&f != 0 || r.flags.CompareAndSwap(old, old|f) {
 			return
 		}
 	}

@@ -1,43 +1,59 @@
 // This file holds Session, a request's handle on a stored Record.
 //
-// With the in-memory Database every handle on a session shares the stored
-// Record, so a Set is visible at once to every request and goroutine using
-// that session, and nothing has to be saved. With any other Database the
-// Record is this request's copy: writes mark it dirty and Save (called by
-// the Handler/Wrap middleware after the handler chain, or after each write
-// for a session started without one) writes it back in one operation.
-// A new session is stored on its first write only.
+// With a SharedDatabase (the in-memory one) the requests of a session share
+// the stored Record and one Session handle, so a Set is visible at once to
+// every request and goroutine using that session, nothing has to be saved,
+// and a returning request allocates nothing. With any other Database the
+// Record is this request's copy: writes mark it dirty and Save, run once
+// just before the response goes out (or after each write where nothing
+// sees the response start), writes it back in one operation. A new session
+// gets its ID, its cookie and its place in the store at its first write.
 
 package sessions
 
 import (
 	"context"
 	"math"
+	"net/http"
 	"time"
 )
 
-// Session is one user's session as seen by one request. Its methods are
-// safe for concurrent use.
+// Session is one user's session as seen by a request. Its methods are safe
+// for concurrent use.
 type Session struct {
-	m        *Manager
-	rec      *Record
-	id       string // guarded by rec.mu (Regenerate changes it)
-	isNew    bool
-	ctx      context.Context
-	mode     saveMode
-	touch    bool // expiry moved: a non-shared Database needs Touch; guarded by rec.mu
-	detached bool // started while the Database failed: never persisted
-	wctx     context.Context
+	m          *Manager
+	rec        *Record
+	id         string // guarded by rec.mu; "" until a new session needs one
+	isNew      bool
+	mode       saveMode
+	tls        bool // the request came over TLS: a new session's cookie is Secure
+	touch      bool // expiry moved: a non-shared Database needs Touch; guarded by rec.mu
+	cookieSent bool // a new session's cookie is in the response; guarded by rec.mu
+	ctx        context.Context
+	wctx       context.Context
+	w          http.ResponseWriter // a new session's response, for its cookie
 }
 
-// ID returns the session ID.
+// ID returns the session ID. A new session draws its ID when it is first
+// written to or asked for; ID returns "" only if the system's random source
+// fails.
 func (s *Session) ID() string {
 	s.rec.mu.RLock()
-	defer s.rec.mu.RUnlock()
+	id := s.id
+	s.rec.mu.RUnlock()
+	if id != "" {
+		return id
+	}
+	s.rec.mu.Lock()
+	defer s.rec.mu.Unlock()
+	if s.id == "" {
+		s.id, _ = NewID()
+	}
 	return s.id
 }
 
-// IsNew reports whether the session was created by this request.
+// IsNew reports whether the session was created by this request (the
+// request brought no cookie of a live session).
 func (s *Session) IsNew() bool { return s.isNew }
 
 // ExpiresAt returns when the session expires unless used again.
@@ -111,7 +127,7 @@ func (s *Session) GetBool(key string, def bool) bool {
 // string, bool or number equal to the stored one is not a change, so it
 // costs a remote store no write.
 func (s *Session) Set(key string, value any) {
-	s.write(func(r *Record) bool {
+	s.change(func(r *Record) bool {
 		if old, ok := r.get(key, false); ok && sameScalar(old, value) {
 			return false
 		}
@@ -147,7 +163,7 @@ func sameScalar(a, b any) bool {
 // Delete removes key and reports whether it was there.
 func (s *Session) Delete(key string) bool {
 	var found bool
-	s.write(func(r *Record) bool {
+	s.change(func(r *Record) bool {
 		_, found = r.remove(key, false)
 		return found
 	})
@@ -157,7 +173,7 @@ func (s *Session) Delete(key string) bool {
 // Clear removes every value and flash message; the session itself (its ID
 // and cookie) stays. Use Manager.Destroy to end it.
 func (s *Session) Clear() {
-	s.write(func(r *Record) bool {
+	s.change(func(r *Record) bool {
 		changed := len(r.entries) > 0
 		r.clear()
 		return changed
@@ -189,7 +205,7 @@ func (s *Session) Keys() []string {
 // once with GetFlash (typically set before a redirect and shown by the
 // next page). Flash keys are separate from value keys.
 func (s *Session) SetFlash(key string, value any) {
-	s.write(func(r *Record) bool {
+	s.change(func(r *Record) bool {
 		r.set(key, value, true)
 		return true
 	})
@@ -199,7 +215,7 @@ func (s *Session) SetFlash(key string, value any) {
 // nil when there is none.
 func (s *Session) GetFlash(key string) any {
 	var v any
-	s.write(func(r *Record) bool {
+	s.change(func(r *Record) bool {
 		var found bool
 		v, found = r.remove(key, true)
 		return found
@@ -224,46 +240,66 @@ func (s *Session) HasFlash(key string) bool {
 }
 
 // write runs fn on the record under its lock unless the session is dead,
-// then makes the change durable: a new session is stored, and a
-// non-shared Database is saved at once in write-through mode.
-func (s *Session) write(fn func(*Record) bool) {
+// then makes a change durable: the first write of a new session gives it
+// an ID, sets its cookie and stores it; a non-shared Database is saved at
+// once in saveEachWrite mode (else before the response goes out).
+func (s *Session) write(fn func(*Record) bool) error {
 	r := s.rec
 	r.mu.Lock()
-	if r.destroyed() {
+	if r.destroyed() || !fn(r) {
 		r.mu.Unlock()
-		return
+		return nil
 	}
-	changed := fn(r)
-	if changed {
-		r.dirty = true
+	r.dirty = true
+	first := s.isNew && !s.cookieSent
+	if first {
+		if s.id == "" {
+			id, err := NewID()
+			if err != nil {
+				r.mu.Unlock()
+				return err
+			}
+			s.id = id
+		}
+		s.cookieSent = true
 	}
+	id := s.id
 	r.mu.Unlock()
-	if changed {
-		s.afterWrite()
+	if first {
+		value, err := s.m.encodeCookie(id)
+		if err != nil {
+			return err
+		}
+		s.m.setCookie(s.w, s.tls, value, s.m.cookieMaxAge(r), s.m.now())
+	}
+	if s.m.shared != nil {
+		// The stored Record is this one: only a new session needs
+		// inserting, once. Shared stores ignore the context.
+		if r.flags.Load()&flagStored == 0 {
+			if err := s.m.db.Save(context.Background(), id, r); err != nil {
+				return &StoreError{Op: "save", Err: err}
+			}
+		}
+		return nil
+	}
+	if s.mode == saveEachWrite {
+		return s.Save()
+	}
+	return nil
+}
+
+// change is write for the methods that return no error: a failure is
+// logged (and, with a save before the response, reported again there).
+func (s *Session) change(fn func(*Record) bool) {
+	if err := s.write(fn); err != nil {
+		s.m.log.Error("sessions: cannot store session change", "err", err)
 	}
 }
 
-// afterWrite makes a write durable according to the store and the mode.
-func (s *Session) afterWrite() {
-	if s.detached {
-		return
-	}
-	if s.m.shared {
-		// The stored Record is this one: only a new session needs
-		// inserting, once.
-		if s.rec.flags.Load()&flagStored == 0 {
-			// The in-memory store ignores the context: skip allocating one.
-			if err := s.m.db.Save(context.Background(), s.ID(), s.rec); err != nil {
-				s.m.log.Error("sessions: cannot store new session", "err", err)
-			}
-		}
-		return
-	}
-	if s.mode == saveEachWrite {
-		if err := s.Save(); err != nil {
-			s.m.log.Error("sessions: cannot save session", "err", err)
-		}
-	}
+// stored reports whether the session may exist in the Database: it was
+// loaded from it, or saved since.
+func (s *Session) stored() bool {
+	return !s.isNew || s.rec.flags.Load()&flagStored != 0
 }
 
 // Save writes pending changes to a non-shared Database now: the whole
@@ -273,7 +309,7 @@ func (s *Session) afterWrite() {
 // yourself after writing to a session from a goroutine that outlives the
 // request.
 func (s *Session) Save() error {
-	if s.m.shared || s.detached {
+	if s.m.shared != nil {
 		return nil
 	}
 	r := s.rec
@@ -294,7 +330,7 @@ func (s *Session) Save() error {
 			return &StoreError{Op: "save", Err: err}
 		}
 		r.markStored()
-	case touch && (!s.isNew || r.flags.Load()&flagStored != 0):
+	case touch && s.stored():
 		if err := s.m.db.Touch(s.writeContext(), id, r.ExpiresAt()); err != nil {
 			return &StoreError{Op: "touch", Err: err}
 		}

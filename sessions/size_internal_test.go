@@ -1,5 +1,7 @@
 // Guards the memory layout decisions: a shard spans two cache lines, a
-// Record fits the 80-byte size class (on 64-bit platforms).
+// Record fits the 128-byte size class (on 64-bit platforms): 80 bytes of
+// values, expiry and lock, 8 for the shared Session handle, 32 for the
+// memory store's key and probation links.
 
 package sessions
 
@@ -15,7 +17,7 @@ func TestLayout(t *testing.T) {
 	if n := unsafe.Sizeof(memShard{}); n != 128 {
 		t.Errorf("memShard is %d bytes, want 128", n)
 	}
-	if n := unsafe.Sizeof(Record{}); n != 80 {
-		t.Errorf("Record is %d bytes, want 80 (see the field order comment)", n)
+	if n := unsafe.Sizeof(Record{}); n > 128 {
+		t.Errorf("Record is %d bytes, more than the 128-byte size class", n)
 	}
 }

@@ -100,7 +100,11 @@ func (c *AuthController) PostLogout(ctx *vireo.Context) mvc.Response {
 	if err := c.Sessions.Destroy(ctx); err != nil {
 		return mvc.Response{Err: err}
 	}
-	c.Sessions.Start(ctx).SetFlash("notice", "You have been logged out.")
+	sess, err := c.Sessions.Start(ctx)
+	if err != nil {
+		return mvc.Response{Err: err}
+	}
+	sess.SetFlash("notice", "You have been logged out.")
 	return redirect("/login")
 }
 

@@ -54,15 +54,16 @@ const KeyPrefix = "sessions-redis-example:"
 // instances at once) through httptest.
 func newApp(db *redis.Database, hashKey []byte) *vireo.Application {
 	app := vireo.New()
-	m := sessions.New(sessions.Config{
-		Cookie:   "example_sid",
-		Encoding: securecookie.New(hashKey, nil),
-		Database: db,
-	})
+	m := sessions.MustNew(
+		sessions.WithCookie("example_sid"),
+		sessions.WithEncoding(securecookie.New(hashKey, nil)),
+		sessions.WithDatabase(db),
+	)
 	// Every route below has a session, found with sessions.Get. Handler
-	// loads it from Redis once per request and saves it once, after the
-	// handler, when it changed; it answers 503 when Redis cannot be
-	// reached.
+	// loads it from Redis once per request; a changed session is saved
+	// once, just before the response goes out. Either failing answers 503
+	// when Redis cannot be reached: a login is never confirmed to the
+	// browser while its session is lost.
 	app.Use(m.Handler())
 
 	app.Get("/", func(ctx *vireo.Context) {
@@ -112,7 +113,12 @@ func newApp(db *redis.Database, hashKey []byte) *vireo.Application {
 			ctx.StopWithError(err)
 			return
 		}
-		m.Start(ctx).SetFlash("notice", "You are logged out.")
+		sess, err := m.Start(ctx)
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		sess.SetFlash("notice", "You are logged out.")
 		ctx.Redirect("/", http.StatusSeeOther)
 	})
 
@@ -143,7 +149,7 @@ func main() {
 	if addr == "" {
 		addr = redis.DefaultAddr
 	}
-	db, err := redis.New(redis.Config{Addr: addr, Prefix: KeyPrefix})
+	db, err := redis.New(redis.WithAddr(addr), redis.WithPrefix(KeyPrefix))
 	if err != nil {
 		log.Fatal(err) // for example: cannot reach Redis at 127.0.0.1:6379
 	}

@@ -29,12 +29,12 @@ var prefixes atomic.Int64
 // so an outage turns into 503 quickly.
 func newDB(t *testing.T, srv *redisServer) *redis.Database {
 	t.Helper()
-	db, err := redis.New(redis.Config{
-		Addr:        srv.addr(),
-		Prefix:      KeyPrefix + "test" + strconv.FormatInt(prefixes.Add(1), 10) + ":",
-		DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond,
-		MaxRetries: -1,
-	})
+	db, err := redis.New(
+		redis.WithAddr(srv.addr()),
+		redis.WithPrefix(KeyPrefix+"test"+strconv.FormatInt(prefixes.Add(1), 10)+":"),
+		redis.WithTimeouts(300*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond),
+		redis.WithMaxRetries(-1),
+	)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,8 +242,8 @@ func TestTwoInstances(t *testing.T) {
 func sameDB(t *testing.T, rs *redisServer, db *redis.Database) *redis.Database {
 	t.Helper()
 	prefix := strings.TrimSuffix(db.Key("x"), "x")
-	other, err := redis.New(redis.Config{Addr: rs.addr(), Prefix: prefix,
-		DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond, MaxRetries: -1})
+	other, err := redis.New(redis.WithAddr(rs.addr()), redis.WithPrefix(prefix),
+		redis.WithTimeouts(300*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond), redis.WithMaxRetries(-1))
 	if err != nil {
 		t.Fatal(err)
 	}

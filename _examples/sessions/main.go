@@ -33,10 +33,10 @@ var users = map[string]string{"ann": "ann-pass", "bob": "bob-pass"}
 // main serves it and the test drives it through httptest.
 func newApp(hashKey []byte) *vireo.Application {
 	app := vireo.New()
-	m := sessions.New(sessions.Config{
-		Cookie:   "example_sid",
-		Encoding: securecookie.New(hashKey, nil),
-	})
+	m := sessions.MustNew(
+		sessions.WithCookie("example_sid"),
+		sessions.WithEncoding(securecookie.New(hashKey, nil)),
+	)
 	// Stop the in-memory store's sweeper when the server stops.
 	app.OnShutdown(func() { m.Close() })
 	// Every route below has a session, found with sessions.Get.
@@ -86,7 +86,12 @@ func newApp(hashKey []byte) *vireo.Application {
 			ctx.StopWithError(err)
 			return
 		}
-		m.Start(ctx).SetFlash("notice", "You are logged out.")
+		sess, err := m.Start(ctx)
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		sess.SetFlash("notice", "You are logged out.")
 		ctx.Redirect("/", http.StatusSeeOther)
 	})
 

@@ -27,8 +27,8 @@ func (w *benchWriter) WriteHeader(int)                   {}
 
 func setgetApp(b *testing.B) *core.Application {
 	srv := startRedisWith(b, false)
-	db := newDB(b, srv, Config{})
-	m := sessions.New(sessions.Config{Database: db, Logger: quiet})
+	db := newDB(b, srv)
+	m := sessions.MustNew(sessions.WithDatabase(db), sessions.WithLogger(quiet))
 	app := core.New(core.WithLogger(quiet))
 	app.Use(m.Handler())
 	app.Get("/setget", func(ctx *core.Context) {

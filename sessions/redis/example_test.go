@@ -10,11 +10,11 @@ import (
 
 // Two or more instances configured like this share their users' sessions.
 func Example() {
-	db, err := redis.New(redis.Config{Addr: "127.0.0.1:6379", Prefix: "myapp:session:"})
+	db, err := redis.New(redis.WithAddr("127.0.0.1:6379"), redis.WithPrefix("myapp:session:"))
 	if err != nil {
 		log.Fatal(err) // Redis unreachable at startup
 	}
-	m := sessions.New(sessions.Config{Database: db})
+	m := sessions.MustNew(sessions.WithDatabase(db))
 
 	app := core.New()
 	app.OnShutdown(func() { db.Close() })

@@ -1,19 +1,21 @@
 // Package redis is a sessions.Database backed by Redis, so that several
 // vireo instances behind a load balancer share their users' sessions.
 //
-//	db, err := redis.New(redis.Config{Addr: "127.0.0.1:6379"})
+//	db, err := redis.New(redis.WithAddr("127.0.0.1:6379"))
 //	if err != nil { ... }                     // Redis unreachable at start
-//	m := sessions.New(sessions.Config{Database: db})
+//	m, err := sessions.New(sessions.WithDatabase(db))
 //	app.Use(m.Handler())                      // 503 while Redis is down
 //	app.OnShutdown(func() { db.Close() })
 //
-// Each session is one Redis string under Prefix+ID holding the session's
-// values (see Codec), with a TTL equal to the session's remaining lifetime:
-// Redis expires it, and the TTL is refreshed when sliding expiration moves
-// it (PEXPIRE, or the SET of a modified session). Load reads the value and
-// its TTL in one MULTI; the Manager's Handler writes a modified session
-// back once per request. Regenerate writes the new key and deletes the old
-// one in one MULTI (on a cluster, where the two keys live in different
+// Each session is one Redis string under the prefix (WithPrefix) and the
+// ID, holding the session's values (see Codec), with a TTL equal to the
+// session's remaining lifetime: Redis expires it, and the TTL is refreshed
+// when sliding expiration moves it (PEXPIRE, or the SET of a modified
+// session). Load reads the value and its TTL in one MULTI; the Manager
+// writes a modified session back once per request, just before the
+// response goes out, so a failed write is a 503 and never a response whose
+// session change was lost. Regenerate writes the new key and deletes the
+// old one in one MULTI (on a cluster, where the two keys live in different
 // slots, in one pipeline), so the old ID cannot be read once it returns.
 //
 // When Redis cannot be reached, every call returns the client's error: the
@@ -35,7 +37,7 @@ import (
 	"github.com/vireo-go/vireo/sessions"
 )
 
-// Defaults of Config.
+// Defaults of the options.
 const (
 	DefaultAddr         = "127.0.0.1:6379"
 	DefaultPrefix       = "vireo:session:"
@@ -44,45 +46,142 @@ const (
 	DefaultWriteTimeout = time.Second
 )
 
-// Config configures a Database. Every field is optional.
-type Config struct {
-	// Addr is the host:port of a single Redis server. Default DefaultAddr.
-	Addr string
-	// Addrs are several seed addresses: a Redis Cluster, or Sentinels
-	// when MasterName is set. They take precedence over Addr.
-	Addrs []string
-	// MasterName is the Sentinel master name.
-	MasterName string
-	// Username and Password authenticate (ACL user, or password alone).
-	Username, Password string
-	// DB is the database index (single server and Sentinel only).
-	DB int
-	// Prefix is prepended to session IDs to form keys. Default
-	// DefaultPrefix.
-	Prefix string
-	// DialTimeout, ReadTimeout and WriteTimeout bound each operation, so
-	// a stalled Redis turns into an error (and a 503) in bounded time.
-	// Defaults DefaultDialTimeout, DefaultReadTimeout, DefaultWriteTimeout.
-	DialTimeout, ReadTimeout, WriteTimeout time.Duration
-	// PoolSize is the number of connections per server. Default: the
-	// client's (10 per GOMAXPROCS).
-	PoolSize int
-	// MaxRetries is how often a failed command is retried (with the
-	// client's backoff) before the error reaches the Manager. Default: the
-	// client's (3); -1 disables retries, which makes requests answer 503
-	// fastest while Redis is down.
-	MaxRetries int
-	// TLSConfig enables TLS.
-	TLSConfig *tls.Config
-	// Client is an existing client (for example a Sentinel failover or a
-	// Cluster client) used instead of the fields above; Close leaves it
-	// open.
-	Client goredis.UniversalClient
-	// Codec serializes session values. Default JSONCodec.
-	Codec Codec
-	// Now is the clock used to turn expiry times into TTLs. Default
-	// time.Now.
-	Now func() time.Time
+// Option configures a Database; pass options to New or MustNew. Like every
+// constructor of the framework, New takes functional options: a setting
+// reads the same everywhere and new ones break no caller.
+type Option func(*settings)
+
+type settings struct {
+	client       goredis.UniversalClient
+	opts         goredis.UniversalOptions
+	prefix       string
+	codec        Codec
+	now          func() time.Time
+	dialTimeout  time.Duration
+	readTimeout  time.Duration
+	writeTimeout time.Duration
+	errs         []error
+}
+
+// WithAddr sets the host:port of a single Redis server. Default
+// DefaultAddr.
+func WithAddr(addr string) Option {
+	return func(s *settings) {
+		if addr == "" {
+			s.errs = append(s.errs, errors.New("sessions/redis: empty address"))
+		}
+		s.opts.Addrs = []string{addr}
+	}
+}
+
+// WithAddrs sets several seed addresses: a Redis Cluster, or Sentinels with
+// WithMasterName.
+func WithAddrs(addrs ...string) Option {
+	return func(s *settings) {
+		if len(addrs) == 0 {
+			s.errs = append(s.errs, errors.New("sessions/redis: no addresses"))
+		}
+		s.opts.Addrs = append([]string(nil), addrs...)
+	}
+}
+
+// WithMasterName sets the Sentinel master name.
+func WithMasterName(name string) Option {
+	return func(s *settings) { s.opts.MasterName = name }
+}
+
+// WithAuth authenticates as an ACL user, or with a password alone when
+// username is empty.
+func WithAuth(username, password string) Option {
+	return func(s *settings) { s.opts.Username, s.opts.Password = username, password }
+}
+
+// WithDB sets the database index (single server and Sentinel only).
+func WithDB(index int) Option {
+	return func(s *settings) {
+		if index < 0 {
+			s.errs = append(s.errs, fmt.Errorf("sessions/redis: negative database index %d", index))
+		}
+		s.opts.DB = index
+	}
+}
+
+// WithPrefix sets the string prepended to session IDs to form keys.
+// Default DefaultPrefix.
+func WithPrefix(prefix string) Option {
+	return func(s *settings) { s.prefix = prefix }
+}
+
+// WithTimeouts bounds each dial, read and write, so a stalled Redis turns
+// into an error (and a 503) in bounded time. A zero leaves that default:
+// DefaultDialTimeout, DefaultReadTimeout, DefaultWriteTimeout.
+func WithTimeouts(dial, read, write time.Duration) Option {
+	return func(s *settings) {
+		if dial < 0 || read < 0 || write < 0 {
+			s.errs = append(s.errs, errors.New("sessions/redis: negative timeout"))
+		}
+		if dial > 0 {
+			s.dialTimeout = dial
+		}
+		if read > 0 {
+			s.readTimeout = read
+		}
+		if write > 0 {
+			s.writeTimeout = write
+		}
+	}
+}
+
+// WithPoolSize sets the number of connections per server. Default: the
+// client's (10 per GOMAXPROCS).
+func WithPoolSize(n int) Option {
+	return func(s *settings) { s.opts.PoolSize = n }
+}
+
+// WithMaxRetries sets how often a failed command is retried (with the
+// client's backoff) before the error reaches the Manager. Default: the
+// client's (3); -1 disables retries, which makes requests answer 503
+// fastest while Redis is down.
+func WithMaxRetries(n int) Option {
+	return func(s *settings) { s.opts.MaxRetries = n }
+}
+
+// WithTLS enables TLS.
+func WithTLS(cfg *tls.Config) Option {
+	return func(s *settings) { s.opts.TLSConfig = cfg }
+}
+
+// WithClient uses an existing client (for example a Sentinel failover or a
+// Cluster client) instead of making one; the connection options are then
+// ignored and Close leaves the client open.
+func WithClient(c goredis.UniversalClient) Option {
+	return func(s *settings) {
+		if c == nil {
+			s.errs = append(s.errs, errors.New("sessions/redis: nil client"))
+		}
+		s.client = c
+	}
+}
+
+// WithCodec sets how session values are serialized. Default JSONCodec.
+func WithCodec(c Codec) Option {
+	return func(s *settings) {
+		if c == nil {
+			s.errs = append(s.errs, errors.New("sessions/redis: nil Codec"))
+		}
+		s.codec = c
+	}
+}
+
+// WithClock sets the clock used to turn expiry times into TTLs. Default
+// time.Now.
+func WithClock(now func() time.Time) Option {
+	return func(s *settings) {
+		if now == nil {
+			s.errs = append(s.errs, errors.New("sessions/redis: nil clock"))
+		}
+		s.now = now
+	}
 }
 
 // Database is a sessions.Database stored in Redis. It is safe for
@@ -99,46 +198,41 @@ type Database struct {
 var _ sessions.Database = (*Database)(nil)
 
 // New connects to Redis and checks it answers a PING, so a wrong address
-// or a Redis that is down fails at startup with a clear error.
-func New(cfg Config) (*Database, error) {
-	db := &Database{client: cfg.Client, prefix: cfg.Prefix, codec: cfg.Codec, now: cfg.Now}
-	if db.prefix == "" {
-		db.prefix = DefaultPrefix
+// or a Redis that is down fails at startup with a clear error. An invalid
+// option is an error too.
+func New(opts ...Option) (*Database, error) {
+	cfg := settings{
+		prefix:       DefaultPrefix,
+		codec:        JSONCodec{},
+		now:          time.Now,
+		dialTimeout:  DefaultDialTimeout,
+		readTimeout:  DefaultReadTimeout,
+		writeTimeout: DefaultWriteTimeout,
 	}
-	if db.codec == nil {
-		db.codec = JSONCodec{}
+	for _, o := range opts {
+		if o == nil {
+			cfg.errs = append(cfg.errs, errors.New("sessions/redis: nil Option"))
+			continue
+		}
+		o(&cfg)
 	}
-	if db.now == nil {
-		db.now = time.Now
+	if err := errors.Join(cfg.errs...); err != nil {
+		return nil, err
 	}
+	db := &Database{client: cfg.client, prefix: cfg.prefix, codec: cfg.codec, now: cfg.now}
 	where := "the given client"
 	if db.client == nil {
-		opts := &goredis.UniversalOptions{
-			Addrs:        cfg.Addrs,
-			MasterName:   cfg.MasterName,
-			Username:     cfg.Username,
-			Password:     cfg.Password,
-			DB:           cfg.DB,
-			DialTimeout:  orDefault(cfg.DialTimeout, DefaultDialTimeout),
-			ReadTimeout:  orDefault(cfg.ReadTimeout, DefaultReadTimeout),
-			WriteTimeout: orDefault(cfg.WriteTimeout, DefaultWriteTimeout),
-			PoolSize:     cfg.PoolSize,
-			MaxRetries:   cfg.MaxRetries,
-			TLSConfig:    cfg.TLSConfig,
+		o := cfg.opts
+		o.DialTimeout, o.ReadTimeout, o.WriteTimeout = cfg.dialTimeout, cfg.readTimeout, cfg.writeTimeout
+		if len(o.Addrs) == 0 {
+			o.Addrs = []string{DefaultAddr}
 		}
-		if len(opts.Addrs) == 0 {
-			addr := cfg.Addr
-			if addr == "" {
-				addr = DefaultAddr
-			}
-			opts.Addrs = []string{addr}
-		}
-		where = strings.Join(opts.Addrs, ",")
-		db.client = goredis.NewUniversalClient(opts)
+		where = strings.Join(o.Addrs, ",")
+		db.client = goredis.NewUniversalClient(&o)
 		db.ownClient = true
 	}
 	_, db.cluster = db.client.(*goredis.ClusterClient)
-	ctx, cancel := context.WithTimeout(context.Background(), orDefault(cfg.DialTimeout, DefaultDialTimeout)+orDefault(cfg.ReadTimeout, DefaultReadTimeout))
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.dialTimeout+cfg.readTimeout)
 	defer cancel()
 	if err := db.client.Ping(ctx).Err(); err != nil {
 		if db.ownClient {
@@ -149,11 +243,14 @@ func New(cfg Config) (*Database, error) {
 	return db, nil
 }
 
-func orDefault(d, def time.Duration) time.Duration {
-	if d == 0 {
-		return def
+// MustNew is New that panics on an error, for programs that cannot run
+// without their session store.
+func MustNew(opts ...Option) *Database {
+	db, err := New(opts...)
+	if err != nil {
+		panic(err)
 	}
-	return d
+	return db
 }
 
 // Client returns the underlying Redis client.
@@ -258,7 +355,8 @@ func (db *Database) Rename(ctx context.Context, oldID, newID string, rec *sessio
 	return err
 }
 
-// Close closes the client New created; a Config.Client is left open.
+// Close closes the client New created; a client given with WithClient is
+// left open.
 func (db *Database) Close() error {
 	if db.ownClient {
 		err := db.client.Close()

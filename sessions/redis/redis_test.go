@@ -29,16 +29,15 @@ var prefixes atomic.Int64
 
 // newDB connects to srv under a prefix of its own, so tests sharing a
 // server never see each other's keys.
-func newDB(t testing.TB, srv *redisServer, cfg Config) *Database {
+// Later options win over these defaults.
+func newDB(t testing.TB, srv *redisServer, opts ...Option) *Database {
 	t.Helper()
-	cfg.Addr = srv.addr()
-	if cfg.Prefix == "" {
-		cfg.Prefix = "test" + strconv.FormatInt(prefixes.Add(1), 10) + ":"
-	}
-	if cfg.DialTimeout == 0 {
-		cfg.DialTimeout = 300 * time.Millisecond
-	}
-	db, err := New(cfg)
+	opts = append([]Option{
+		WithAddr(srv.addr()),
+		WithPrefix("test" + strconv.FormatInt(prefixes.Add(1), 10) + ":"),
+		WithTimeouts(300*time.Millisecond, 0, 0),
+	}, opts...)
+	db, err := New(opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +50,7 @@ func TestConformance(t *testing.T) {
 	for _, codec := range []Codec{JSONCodec{}, GobCodec{}} {
 		t.Run(strings.TrimPrefix(strings.TrimPrefix(typeName(codec), "redis."), "main."), func(t *testing.T) {
 			sessiontest.RunDatabaseTests(t, sessiontest.Harness{
-				New:      func(t *testing.T) sessions.Database { return newDB(t, srv, Config{Codec: codec}) },
+				New:      func(t *testing.T) sessions.Database { return newDB(t, srv, WithCodec(codec)) },
 				Lifetime: 800 * time.Millisecond,
 			})
 		})
@@ -77,8 +76,8 @@ type instance struct {
 
 func newInstance(t *testing.T, redis *redisServer, prefix string) *instance {
 	t.Helper()
-	in := &instance{db: newDB(t, redis, Config{Prefix: prefix, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})}
-	in.m = sessions.New(sessions.Config{Database: in.db, Logger: quiet})
+	in := &instance{db: newDB(t, redis, WithPrefix(prefix), WithTimeouts(0, 300*time.Millisecond, 300*time.Millisecond))}
+	in.m = sessions.MustNew(sessions.WithDatabase(in.db), sessions.WithLogger(quiet))
 	app := core.New(core.WithLogger(quiet))
 	app.Use(in.m.Handler())
 	app.Get("/login", func(ctx *core.Context) {
@@ -89,6 +88,15 @@ func newInstance(t *testing.T, redis *redisServer, prefix string) *instance {
 		}
 		s.Set("user", ctx.Query("user"))
 		ctx.SetResponseHeader("X-Session", s.ID())
+	})
+	app.Post("/login", func(ctx *core.Context) {
+		s, err := in.m.Regenerate(ctx)
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		s.Set("user", ctx.Query("user"))
+		ctx.Redirect("/me", http.StatusSeeOther)
 	})
 	app.Get("/me", func(ctx *core.Context) {
 		ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous"))
@@ -164,8 +172,8 @@ func TestTwoInstancesShareSessions(t *testing.T) {
 // refreshes it.
 func TestTTL(t *testing.T) {
 	redis := startRedis(t)
-	db := newDB(t, redis, Config{})
-	m := sessions.New(sessions.Config{Database: db, Lifetime: 4 * time.Second, Logger: quiet})
+	db := newDB(t, redis)
+	m := sessions.MustNew(sessions.WithDatabase(db), sessions.WithLifetime(4*time.Second), sessions.WithLogger(quiet))
 	app := core.New(core.WithLogger(quiet))
 	app.Use(m.Handler())
 	app.Get("/set", func(ctx *core.Context) {
@@ -221,11 +229,45 @@ func TestOutage(t *testing.T) {
 	}
 }
 
+// TestLoginWithoutCookieDuringOutage (issue 12 item 9): a login whose new
+// session cannot be saved answers 503 without a cookie, instead of a
+// redirect with a cookie nobody can find after Redis is back.
+func TestLoginWithoutCookieDuringOutage(t *testing.T) {
+	redis := startRedis(t)
+	in := newInstance(t, redis, "login-outage:")
+	redis.stop()
+	hc := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}
+	for _, method := range []string{http.MethodGet, http.MethodPost} {
+		req, err := http.NewRequest(method, in.srv.URL+"/login?user=ann", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusServiceUnavailable || len(res.Cookies()) != 0 {
+			t.Fatalf("%s /login with Redis down: %d with cookies %v, want 503 and none", method, res.StatusCode, res.Cookies())
+		}
+	}
+	redis.start()
+	br := newBrowser(t)
+	if code, _, _ := br.get(in.srv.URL + "/login?user=ann"); code != http.StatusOK {
+		t.Fatalf("login after Redis came back: %d", code)
+	}
+	if _, body, _ := br.get(in.srv.URL + "/me"); body != "ann" {
+		t.Fatalf("after the login: %q", body)
+	}
+}
+
 func TestDownAtStart(t *testing.T) {
 	redis := startRedis(t)
 	addr := redis.addr()
 	redis.stop()
-	_, err := New(Config{Addr: addr, DialTimeout: 200 * time.Millisecond})
+	_, err := New(WithAddr(addr), WithTimeouts(200*time.Millisecond, 0, 0))
 	if err == nil || !strings.Contains(err.Error(), addr) {
 		t.Fatalf("New with Redis down: %v, want an error naming %s", err, addr)
 	}
@@ -306,7 +348,7 @@ func equalAny(a, b any) bool {
 // not silently treated as a new session.
 func TestCorruptValueIsAnError(t *testing.T) {
 	redis := startRedis(t)
-	db := newDB(t, redis, Config{})
+	db := newDB(t, redis)
 	id, _ := sessions.NewID()
 	ctx := context.Background()
 	db.Client().Set(ctx, db.Key(id), "garbage", time.Minute)

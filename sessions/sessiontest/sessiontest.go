@@ -102,6 +102,7 @@ func RunDatabaseTests(t *testing.T, h Harness) {
 	t.Run("Concurrent", func(t *testing.T) { testConcurrent(t, h) })
 	t.Run("HTTP/SetGet", func(t *testing.T) { testHTTPSetGet(t, h, true) })
 	t.Run("HTTP/SetGetWithoutHandler", func(t *testing.T) { testHTTPSetGet(t, h, false) })
+	t.Run("HTTP/ReadOnlyStoresNothing", func(t *testing.T) { testHTTPReadOnly(t, h) })
 	t.Run("HTTP/Flash", func(t *testing.T) { testHTTPFlash(t, h) })
 	t.Run("HTTP/Destroy", func(t *testing.T) { testHTTPDestroy(t, h) })
 	t.Run("HTTP/Regenerate", func(t *testing.T) { testHTTPRegenerate(t, h) })
@@ -319,16 +320,15 @@ type app struct {
 	srv *httptest.Server
 }
 
-func newApp(t *testing.T, h Harness, cfg sessions.Config, withHandler bool) *app {
+func newApp(t *testing.T, h Harness, withHandler bool, opts ...sessions.Option) *app {
 	t.Helper()
 	a := &app{db: h.open(t)}
-	cfg.Database = a.db
-	cfg.Now = h.Now
-	a.m = sessions.New(cfg)
+	opts = append(opts, sessions.WithDatabase(a.db), sessions.WithClock(h.Now))
+	a.m = sessions.MustNew(opts...)
 	t.Cleanup(func() { a.m.Close() })
 	va := core.New()
 	start := func(ctx *core.Context) *sessions.Session {
-		s, err := a.m.StartE(ctx)
+		s, err := a.m.Start(ctx)
 		if err != nil {
 			ctx.StopWithError(err)
 			return nil
@@ -363,6 +363,14 @@ func newApp(t *testing.T, h Harness, cfg sessions.Config, withHandler bool) *app
 		fmt.Fprintf(ctx.ResponseWriter(), "name=%s n=%d big=%d pi=%g ok=%t len=%d",
 			s.GetString("name", "-"), s.GetInt("n", -1), s.GetInt64("big", -1),
 			s.GetFloat64("pi", -1), s.GetBool("ok", false), s.Len())
+	})
+	va.Get("/peek", func(ctx *core.Context) {
+		s, err := a.m.Start(ctx)
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		ctx.WriteString(s.GetString("name", "-"))
 	})
 	va.Get("/flash/set", func(ctx *core.Context) {
 		if s := start(ctx); s != nil {
@@ -474,7 +482,7 @@ func expect(t *testing.T, what string, r reply, status int, body string) {
 }
 
 func testHTTPSetGet(t *testing.T, h Harness, withHandler bool) {
-	a := newApp(t, h, sessions.Config{}, withHandler)
+	a := newApp(t, h, withHandler)
 	c := a.client(t)
 	first := c.get("/set?name=gopher")
 	expect(t, "set", first, 200, "ok")
@@ -490,8 +498,25 @@ func testHTTPSetGet(t *testing.T, h Harness, withHandler bool) {
 	expect(t, "other client", a.client(t).get("/get"), 200, emptyGet)
 }
 
+// testHTTPReadOnly checks lazy creation: a request without a cookie that
+// only reads its session gets no cookie, and a later write creates it.
+func testHTTPReadOnly(t *testing.T, h Harness) {
+	a := newApp(t, h, true)
+	c := a.client(t)
+	r := c.get("/peek")
+	expect(t, "read-only", r, 200, "-")
+	if sc := r.header.Values("Set-Cookie"); len(sc) != 0 {
+		t.Fatalf("a request that only read its session got cookies %q", sc)
+	}
+	id := c.get("/set?name=gopher").header.Get("X-Session")
+	expect(t, "read after write", c.get("/peek"), 200, "gopher")
+	if mustLoad(t, a.db, id) == nil {
+		t.Fatal("a written session is not in the database")
+	}
+}
+
 func testHTTPFlash(t *testing.T, h Harness) {
-	a := newApp(t, h, sessions.Config{}, true)
+	a := newApp(t, h, true)
 	c := a.client(t)
 	c.get("/flash/set")
 	expect(t, "first read", c.get("/flash/get"), 200, "saved")
@@ -499,7 +524,7 @@ func testHTTPFlash(t *testing.T, h Harness) {
 }
 
 func testHTTPDestroy(t *testing.T, h Harness) {
-	a := newApp(t, h, sessions.Config{}, true)
+	a := newApp(t, h, true)
 	c := a.client(t)
 	id := c.get("/set?name=gopher").header.Get("X-Session")
 	cookie := c.cookie()
@@ -521,7 +546,7 @@ func testHTTPDestroy(t *testing.T, h Harness) {
 }
 
 func testHTTPRegenerate(t *testing.T, h Harness) {
-	a := newApp(t, h, sessions.Config{}, true)
+	a := newApp(t, h, true)
 	c := a.client(t)
 	id1 := c.get("/set?name=gopher").header.Get("X-Session")
 	oldCookie := c.cookie()
@@ -542,7 +567,7 @@ func testHTTPRegenerate(t *testing.T, h Harness) {
 }
 
 func testHTTPExpiry(t *testing.T, h Harness) {
-	a := newApp(t, h, sessions.Config{Lifetime: h.Lifetime}, true)
+	a := newApp(t, h, true, sessions.WithLifetime(h.Lifetime))
 	c := a.client(t)
 	id := c.get("/set?name=gopher").header.Get("X-Session")
 	h.Advance(t, h.Lifetime*3/2)
@@ -554,7 +579,7 @@ func testHTTPExpiry(t *testing.T, h Harness) {
 }
 
 func testHTTPSliding(t *testing.T, h Harness) {
-	a := newApp(t, h, sessions.Config{Lifetime: h.Lifetime}, true)
+	a := newApp(t, h, true, sessions.WithLifetime(h.Lifetime))
 	c := a.client(t)
 	c.get("/set?name=gopher")
 	// Two uses 0.6 lifetimes apart keep the session past one lifetime.

@@ -8,8 +8,8 @@
 // Redis is at $REDIS_ADDR (default 127.0.0.1:6379); the benchmark runner
 // starts a redis-server of its own for each run and passes its address. The
 // session Handler loads the session once when a cookie comes back (one
-// MULTI GET PTTL EXEC) and saves it once after the handler when it changed
-// (one SET with the session's TTL): a new session costs the SET, an
+// MULTI GET PTTL EXEC) and saves it once, just before the response goes
+// out, when it changed (one SET with the session's TTL): a new session costs the SET, an
 // existing one that already holds "value" only the read.
 package main
 
@@ -28,12 +28,12 @@ func main() {
 		addr = redis.DefaultAddr
 	}
 	// Fails here, with the address in the message, when Redis is down.
-	db, err := redis.New(redis.Config{Addr: addr})
+	db, err := redis.New(redis.WithAddr(addr))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	m := sessions.New(sessions.Config{Cookie: "sessionid", Database: db})
+	m := sessions.MustNew(sessions.WithCookie("sessionid"), sessions.WithDatabase(db))
 
 	app := vireo.New()
 	app.OnShutdown(func() { db.Close() })

@@ -15,10 +15,14 @@ import (
 
 func main() {
 	app := vireo.New()
-	sess := sessions.New(sessions.Config{Cookie: "sessionid"})
+	sess := sessions.MustNew(sessions.WithCookie("sessionid"))
 	app.OnShutdown(func() { sess.Close() })
 	app.Get("/setget", func(ctx *vireo.Context) {
-		s := sess.Start(ctx)
+		s, err := sess.Start(ctx)
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
 		s.Set("key", "value")
 		ctx.Text(s.GetString("key", ""))
 	})
