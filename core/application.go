@@ -63,8 +63,8 @@ type Application struct {
 	proxyHeader     string
 	trustedProxies  []*netPrefix
 
-	view  ViewEngine
-	forms formCodec
+	view      ViewEngine
+	forms     formCodec
 	validator Validator // WithValidator; nil: no validation
 
 	serverMu   sync.Mutex
