@@ -7,8 +7,8 @@
 // 128 bits from crypto/rand in unpadded base64url, as Vireo makes them. The
 // cookie has Vireo's attributes (sessionid=<ID>; Path=/; HttpOnly;
 // SameSite=Lax, a browser-session cookie); it is read with
-// http.Request.Cookie and written as one precomputed string, since an ID
-// never needs escaping. A session lives 20 minutes after its last use
+// http.Request.Cookie and written as one string assigned to the header map,
+// since an ID never needs escaping. A session lives 20 minutes after its last use
 // (Vireo's default lifetime, sliding); an expired session is never served
 // and is replaced on its next request. The store holds at most maxSessions
 // (Vireo's default cap): a new session then evicts an arbitrary one (Go
@@ -51,10 +51,40 @@ const (
 	maxSessions = 1 << 20
 )
 
-// session is one client's data and the time it expires.
+// textPlain is the Content-Type, assigned to the header map directly (the
+// key is canonical) and shared by every response: net/http only reads it.
+var textPlain = []string{"text/plain; charset=utf-8"}
+
+// session is one client's data and the time it expires. A session holds a
+// few values, so a slice searched in order is cheaper than a map, in memory
+// and in garbage collection.
 type session struct {
-	values  map[string]string
+	values  []value
 	expires time.Time
+}
+
+// value is one key of a session and its value.
+type value struct{ key, val string }
+
+// set sets key to val.
+func (s *session) set(key, val string) {
+	for i := range s.values {
+		if s.values[i].key == key {
+			s.values[i].val = val
+			return
+		}
+	}
+	s.values = append(s.values, value{key, val})
+}
+
+// get returns the value of key, or "".
+func (s *session) get(key string) string {
+	for i := range s.values {
+		if s.values[i].key == key {
+			return s.values[i].val
+		}
+	}
+	return ""
 }
 
 // store maps session IDs to sessions.
@@ -94,16 +124,16 @@ func (st *store) setget(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "session: "+err.Error(), http.StatusInternalServerError)
 			return
 		}
-		w.Header().Set("Set-Cookie", cookieName+"="+id+cookieAttrs)
-		s = &session{values: make(map[string]string, 1)}
+		w.Header()["Set-Cookie"] = []string{cookieName + "=" + id + cookieAttrs}
+		s = &session{}
 		st.mu.Lock()
 		st.add(id, s)
 	}
 	s.expires = now.Add(lifetime)
-	s.values["key"] = "value"
-	v := s.values["key"]
+	s.set("key", "value")
+	v := s.get("key")
 	st.mu.Unlock()
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header()["Content-Type"] = textPlain
 	io.WriteString(w, v)
 }
 

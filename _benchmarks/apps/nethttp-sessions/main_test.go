@@ -93,7 +93,7 @@ func TestSetGet(t *testing.T) {
 			}
 			if sc := w.Header().Get("Set-Cookie"); sc != "" {
 				id := strings.TrimPrefix(strings.Split(sc, ";")[0], "sessionid=")
-				if s := st.sessions[id]; s == nil || s.values["key"] != "value" {
+				if s := st.sessions[id]; s == nil || s.get("key") != "value" {
 					t.Errorf("the new session %s is not stored with its value", id)
 				}
 			}

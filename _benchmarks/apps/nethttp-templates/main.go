@@ -35,6 +35,10 @@ const (
 	maxHeaderBytes    = 1 << 20
 )
 
+// textHTML is the Content-Type, assigned to the header map directly (the
+// key is canonical) and shared by every response: net/http only reads it.
+var textHTML = []string{"text/html; charset=utf-8"}
+
 //go:embed views
 var views embed.FS
 
@@ -76,7 +80,7 @@ func home(t *template.Template) http.HandlerFunc {
 			http.Error(w, "rendering the page failed", http.StatusInternalServerError)
 			return
 		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header()["Content-Type"] = textHTML
 		w.Write(buf.Bytes())
 	}
 }

@@ -9,6 +9,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -22,11 +23,15 @@ const (
 	maxHeaderBytes    = 1 << 20
 )
 
+// textPlain is the Content-Type, assigned to the header map directly (the
+// key is canonical) and shared by every response: net/http only reads it.
+var textPlain = []string{"text/plain; charset=utf-8"}
+
 func main() {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/values/{id}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Write([]byte("value"))
+		w.Header()["Content-Type"] = textPlain
+		io.WriteString(w, "value")
 	})
 
 	port := os.Getenv("PORT")
