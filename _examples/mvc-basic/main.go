@@ -6,8 +6,13 @@
 //	go run ./_examples/mvc-basic
 //	curl http://127.0.0.1:8080/ann                 # HelloController.GetBy
 //	curl http://127.0.0.1:8080/books/1             # BooksController.GetBy
-//	curl -d '{"title":"Go","author":"Ann"}' http://127.0.0.1:8080/books
+//	curl -H 'Content-Type: application/json' -d '{"title":"Go","author":"Ann"}' http://127.0.0.1:8080/books
 //	curl -X DELETE -H 'X-Admin-Token: let-me-in' http://127.0.0.1:8080/books/1
+//
+// The Content-Type header matters: curl -d alone sends
+// application/x-www-form-urlencoded, and a request body is decoded by its
+// Content-Type (JSON, or a form), so the JSON above would be read as a form
+// without it. main_test.go runs these commands as written.
 //
 // Routes:
 //

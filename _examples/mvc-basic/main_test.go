@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -103,5 +104,132 @@ func TestControllers(t *testing.T) {
 				t.Error("BeforeActivation middleware did not run")
 			}
 		})
+	}
+}
+
+// curlCommand is a curl command line of the package documentation, as the
+// request curl would send.
+type curlCommand struct {
+	line, method, url, body string
+	header                  http.Header
+}
+
+// documentedCurls returns the curl commands of main.go's doc comment. Only
+// the flags used there are understood (-X, -H, -d); quotes are single.
+func documentedCurls(t *testing.T) []curlCommand {
+	t.Helper()
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []curlCommand
+	for _, line := range strings.Split(string(src), "\n") {
+		rest, ok := strings.CutPrefix(line, "//\tcurl ")
+		if !ok {
+			continue
+		}
+		rest, _, _ = strings.Cut(rest, "#")
+		words := shellWords(t, rest)
+		c := curlCommand{line: strings.TrimSpace(line[3:]), method: "GET", header: http.Header{}}
+		for i := 0; i < len(words); i++ {
+			switch w := words[i]; {
+			case w == "-X":
+				i++
+				c.method = words[i]
+			case w == "-H":
+				i++
+				k, v, _ := strings.Cut(words[i], ":")
+				c.header.Set(k, strings.TrimSpace(v))
+			case w == "-d":
+				i++
+				c.body = words[i]
+				if c.method == "GET" {
+					c.method = "POST"
+				}
+				if c.header.Get("Content-Type") == "" {
+					c.header.Set("Content-Type", "application/x-www-form-urlencoded") // as curl does
+				}
+			case strings.HasPrefix(w, "http://"):
+				c.url = w
+			default:
+				t.Fatalf("%q: flag %q not understood by this test", line, w)
+			}
+		}
+		cmds = append(cmds, c)
+	}
+	return cmds
+}
+
+// shellWords splits s at blanks outside single quotes.
+func shellWords(t *testing.T, s string) []string {
+	var words []string
+	var cur strings.Builder
+	inWord, quoted := false, false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+			quoted, inWord = !quoted, true
+		case (r == ' ' || r == '\t') && !quoted:
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unbalanced quote in %q", s)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// TestDocumentedCurlCommands sends the requests of the curl commands the
+// package documentation shows, in order, to the application main serves.
+func TestDocumentedCurlCommands(t *testing.T) {
+	app := newApp(NewBookRepository(
+		Book{Title: "The Go Programming Language", Author: "Donovan"},
+		Book{Title: "Learning Go", Author: "Bodner"},
+	), "let-me-in") // main's default token, which the commands use
+	if err := app.Build(); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(app)
+	defer srv.Close()
+
+	want := []struct {
+		status int
+		body   string
+	}{
+		{200, "Hello, ann!"},
+		{200, `{"id":1,"title":"The Go Programming Language","author":"Donovan"}`},
+		{201, `{"id":3,"title":"Go","author":"Ann"}`},
+		{204, ""},
+	}
+	cmds := documentedCurls(t)
+	if len(cmds) != len(want) {
+		t.Fatalf("%d curl commands documented, the test expects %d", len(cmds), len(want))
+	}
+	for i, c := range cmds {
+		url := strings.Replace(c.url, "http://127.0.0.1:8080", srv.URL, 1)
+		req, err := http.NewRequest(c.method, url, strings.NewReader(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header = c.header
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != want[i].status || strings.TrimSpace(string(b)) != want[i].body {
+			t.Errorf("%s\n  -> %d %q, want %d %q", c.line, res.StatusCode, b, want[i].status, want[i].body)
+		}
 	}
 }
