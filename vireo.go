@@ -70,6 +70,8 @@ type (
 	ValidatorFunc = core.ValidatorFunc
 	// ValidationError is a 400 naming each invalid field and why.
 	ValidationError = core.ValidationError
+	// EventStream writes server-sent events; see Context.SSE.
+	EventStream = core.EventStream
 	// BeforeWriteHook is called once just before a response's status line
 	// goes out (Context.OnBeforeWrite); its error replaces the response.
 	BeforeWriteHook = core.BeforeWriteHook
@@ -122,6 +124,14 @@ const (
 	DefaultMaxHeaderBytes = core.DefaultMaxHeaderBytes
 )
 
+// Media types for Context.Negotiate.
+const (
+	MIMEJSON = core.MIMEJSON // application/json
+	MIMEXML  = core.MIMEXML  // application/xml
+	MIMEHTML = core.MIMEHTML // text/html
+	MIMEText = core.MIMEText // text/plain
+)
+
 // RequestIDKey is the Values key under which middleware keeps the request
 // ID that RequestLogger, Context.Logger and Context.RequestID read.
 const RequestIDKey = core.RequestIDKey
@@ -139,6 +149,9 @@ var (
 	// ErrServerRunning is returned by Serve when the application already
 	// serves.
 	ErrServerRunning = core.ErrServerRunning
+	// ErrInvalidEventField is returned by EventStream.Send for an event
+	// name or ID with a line break.
+	ErrInvalidEventField = core.ErrInvalidEventField
 )
 
 // New returns an Application configured by opts. A bad option is reported
