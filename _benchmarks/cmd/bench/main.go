@@ -8,11 +8,16 @@
 //	go run ./cmd/bench [flags] [simple] [mvc] [templates] [sessions] [sessions-redis]
 //	go run ./cmd/bench verify [flags] [comparisons...]
 //	go run ./cmd/bench instructions [flags] [comparisons...]
+//	go run ./cmd/bench footprint [flags] [comparisons...]
 //	go run ./cmd/bench check results/<timestamp>
 //
 // `instructions` counts the instructions per request of every Go app under
 // valgrind's callgrind instead of measuring requests per second, and writes
-// results/<timestamp>-instructions/.
+// results/<timestamp>-instructions/. `footprint` measures what the
+// serverless benchmarks ask instead: cold start (exec to the first
+// response, over fresh starts), deploy size, resident memory after start
+// and after a warm-up, and latency when the server is not saturated, and
+// writes results/<timestamp>-footprint/.
 //
 // Ctrl+C stops every process the run started, paused ones included.
 package main
@@ -47,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 
 	sub := "run"
-	if len(args) > 0 && (args[0] == "verify" || args[0] == "check" || args[0] == "run" || args[0] == "instructions") {
+	if len(args) > 0 && (args[0] == "verify" || args[0] == "check" || args[0] == "run" || args[0] == "instructions" || args[0] == "footprint") {
 		sub, args = args[0], args[1:]
 	}
 	if sub == "check" {
@@ -80,9 +85,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&apps, "apps", "", "comma-separated apps to run (default: all of the comparisons)")
 	fs.StringVar(&baselines, "baseline", "", "comma-separated baseline apps; a comparison containing one uses it (default: its vireo app)")
 	fs.IntVar(&cfg.BasePort, "port", 5000, "port of a comparison's first app, the others follow; 0 picks free ports")
+	var fopt runner.FootprintOptions
+	fs.IntVar(&fopt.Starts, "starts", 0, "footprint: timed fresh starts per app (default 10, quick 3)")
+	fs.DurationVar(&fopt.PollInterval, "poll", 0, "footprint: pause between two attempts of the request while an app starts (default 1ms)")
+	fs.IntVar(&fopt.FixedRate, "rate", 0, "footprint: requests per second of the fixed-rate runs (default: half the slowest app's warm-up rate)")
 	fs.StringVar(&out, "out", "", "report directory (default: results/<UTC timestamp>, with -quick results/<timestamp>-quick)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: go run ./cmd/bench [verify|instructions] [flags] [%s]\n       go run ./cmd/bench check <results dir>\n", strings.Join(runner.Comparisons, "] ["))
+		fmt.Fprintf(stderr, "usage: go run ./cmd/bench [verify|instructions|footprint] [flags] [%s]\n       go run ./cmd/bench check <results dir>\n", strings.Join(runner.Comparisons, "] ["))
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -113,8 +122,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if out == "" {
 		out = filepath.Join("results", time.Now().UTC().Format("2006-01-02T15-04-05Z"))
-		if sub == "instructions" {
-			out += "-instructions"
+		if sub == "instructions" || sub == "footprint" {
+			out += "-" + sub
 		}
 		if cfg.Quick {
 			out += "-quick"
@@ -127,6 +136,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	measure := runner.Run
 	if sub == "instructions" {
 		measure = runner.Instructions
+	}
+	if sub == "footprint" {
+		measure = func(ctx context.Context, cfg runner.Config) (*report.Results, report.Files, error) {
+			return runner.Footprint(ctx, cfg, fopt)
+		}
 	}
 	_, files, err := measure(ctx, cfg)
 	if files.Markdown != "" {

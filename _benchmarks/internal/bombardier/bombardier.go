@@ -152,6 +152,10 @@ type Options struct {
 	Duration time.Duration
 	Timeout  time.Duration
 	Headers  []string // "Key: Value"
+	// Rate, when positive, limits the load to that many requests per
+	// second over all connections (-r); zero sends as fast as the server
+	// answers.
+	Rate int
 }
 
 // Args builds bombardier's command line for o: JSON output of the result
@@ -176,6 +180,12 @@ func (o Options) Args() ([]string, error) {
 	}
 	if o.Timeout > 0 {
 		args = append(args, "-t", o.Timeout.String())
+	}
+	if o.Rate < 0 {
+		return nil, fmt.Errorf("bombardier: rate must not be negative, got %d", o.Rate)
+	}
+	if o.Rate > 0 {
+		args = append(args, "-r", strconv.Itoa(o.Rate))
 	}
 	for _, h := range o.Headers {
 		args = append(args, "-H", h)

@@ -62,6 +62,9 @@ func CheckMarkdown(md string, res *Results) error {
 	if !strings.HasPrefix(md, "# ") {
 		return fmt.Errorf("report: RESULTS.md does not start with a title")
 	}
+	if res.Measures(MeasureFootprint) {
+		return checkFootprintMarkdown(md, res)
+	}
 	tables := parseTables(md)
 	if len(tables) != len(res.Comparisons) {
 		return fmt.Errorf("report: RESULTS.md has %d tables, want one per comparison (%d)", len(tables), len(res.Comparisons))

@@ -27,6 +27,12 @@ var tableHeader = []string{
 // entry get no image.
 func WriteMarkdown(w io.Writer, res *Results, chartFile map[string]string) error {
 	var b strings.Builder
+	if res.Measures(MeasureFootprint) {
+		writeFootprintMarkdown(&b, res, chartFile)
+		writeFailures(&b, res)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	if res.Measures(MeasureInstructions) {
 		writeInstructionsMarkdown(&b, res, chartFile)
 		writeFailures(&b, res)

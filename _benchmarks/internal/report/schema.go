@@ -91,6 +91,8 @@ type Settings struct {
 	// Instructions describes how the instruction counts were taken, in an
 	// instructions report.
 	Instructions *InstructionSettings `json:"instructions,omitempty"`
+	// Footprint describes how a start-up and footprint report measured.
+	Footprint *FootprintSettings `json:"footprint,omitempty"`
 }
 
 // InstructionSettings describe an instructions run: each Go app runs under
@@ -193,6 +195,9 @@ type App struct {
 	// Instructions is the app's instruction count in an instructions
 	// report.
 	Instructions *Instructions `json:"instructions,omitempty"`
+	// Footprint is the app's start-up, size, memory and unsaturated
+	// latency in a footprint report (footprint.go).
+	Footprint *Footprint `json:"footprint,omitempty"`
 }
 
 // Measured reports whether the app has runs and was neither skipped nor failed.

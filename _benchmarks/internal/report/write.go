@@ -28,6 +28,11 @@ func WriteDir(dir string, res *Results) (Files, error) {
 	}
 	for i := range res.Comparisons {
 		Summarize(&res.Comparisons[i])
+		for j := range res.Comparisons[i].Apps {
+			if fp := res.Comparisons[i].Apps[j].Footprint; fp != nil {
+				fp.Summarize()
+			}
+		}
 	}
 	res.Schema = SchemaVersion
 
@@ -46,6 +51,9 @@ func WriteDir(dir string, res *Results) (Files, error) {
 		name, draw := c.Key()+".png", WriteChart
 		if res.Measures(MeasureInstructions) {
 			name, draw = c.Key()+"-instructions.png", WriteInstructionsChart
+		}
+		if res.Measures(MeasureFootprint) {
+			name, draw = c.Key()+"-cold-start.png", WriteColdStartChart
 		}
 		path := filepath.Join(dir, name)
 		err := draw(c, path)
