@@ -5,18 +5,29 @@
 // template, an execution error or a panic in a template func becomes a 500
 // with nothing of the page on the wire, and the error is logged with the
 // template's name.
+//
+// The buffers come from a plain sync.Pool (viewBuffers), not from
+// bytebufferpool, whose Put also counts buffer sizes for its calibration on
+// every call; a page that grew a buffer past maxViewBuffer leaves it to the
+// garbage collector instead of pinning it in the pool.
 
 package core
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"runtime/debug"
-
-	"github.com/valyala/bytebufferpool"
+	"sync"
 )
+
+// maxViewBuffer is the largest buffer capacity View puts back in the pool.
+const maxViewBuffer = 1 << 20
+
+// viewBuffers holds the render buffers of View.
+var viewBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // ViewEngine is what View needs from a template engine. The engines of the
 // view package implement it; core declares it so that an application
@@ -86,14 +97,14 @@ func (c *Context) View(name string, data any) {
 		return
 	}
 	data = c.mergeViewData(data)
-	buf := bytebufferpool.Get()
-	defer bytebufferpool.Put(buf)
+	buf := viewBuffers.Get().(*bytes.Buffer)
+	defer putViewBuffer(buf)
 	if err := executeView(engine, buf, name, c.viewLayout, data); err != nil {
 		c.app.logger.Error("vireo: rendering view", "template", name, "layout", c.viewLayout, "err", err)
 		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
 		return
 	}
-	c.writeBuffered(textHTMLUTF8, buf.B)
+	c.writeBuffered(textHTMLUTF8, buf.Bytes())
 }
 
 func (c *Context) mergeViewData(data any) any {
@@ -117,11 +128,21 @@ func (c *Context) mergeViewData(data any) any {
 }
 
 // executeView runs the engine, turning a panic into an error.
-func executeView(engine ViewEngine, buf *bytebufferpool.ByteBuffer, name, layout string, data any) (err error) {
+func executeView(engine ViewEngine, buf *bytes.Buffer, name, layout string, data any) (err error) {
 	defer func() {
 		if rec := recover(); rec != nil {
 			err = fmt.Errorf("view %q: panic: %v\n%s", name, rec, debug.Stack())
 		}
 	}()
 	return engine.ExecuteWriter(buf, name, layout, data)
+}
+
+// putViewBuffer empties buf and returns it to the pool unless it grew past
+// maxViewBuffer.
+func putViewBuffer(buf *bytes.Buffer) {
+	if buf.Cap() > maxViewBuffer {
+		return
+	}
+	buf.Reset()
+	viewBuffers.Put(buf)
 }
