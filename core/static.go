@@ -7,30 +7,53 @@
 // (fs.ValidPath), so the check is belt and braces: nothing outside the root
 // is ever opened. Files go through http.ServeContent for ETag,
 // Last-Modified, Range and conditional requests.
+//
+// Validators: a file with a modification time gets the weak ETag
+// W/"<modtime>-<size>" and Last-Modified. A file without one (embed.FS,
+// fstest.MapFS, most archives) gets a strong ETag derived from its content,
+// the first 128 bits of its SHA-256, computed when the file is first served
+// and cached per HandleDir by name and size, and no Last-Modified: a
+// changed file of the same size after a deploy is never answered 304.
 
 package core
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 var errBadFilePath = NewHTTPError(http.StatusBadRequest, "invalid file path")
 
+// fileServer serves the files of one fs.FS.
+type fileServer struct {
+	fsys  fs.FS
+	etags sync.Map // name -> contentTag, for files without a modification time
+}
+
+// contentTag is the cached content ETag of a file of a given size.
+type contentTag struct {
+	size int64
+	etag string
+}
+
 // serveFS returns a handler serving files of fsys named by parameter param.
 func serveFS(fsys fs.FS, param string) Handler {
+	fsrv := &fileServer{fsys: fsys}
 	return func(c *Context) {
 		name, ok := safeFileName(c, param)
 		if !ok {
 			c.StopWithError(errBadFilePath)
 			return
 		}
-		serveFSFile(c, fsys, name, true)
+		fsrv.serve(c, name, true)
 	}
 }
 
@@ -61,9 +84,9 @@ func safeFileName(c *Context, param string) (string, bool) {
 	return name, true
 }
 
-// serveFSFile serves name from fsys; directories serve their index.html.
-func serveFSFile(c *Context, fsys fs.FS, name string, allowIndex bool) {
-	f, err := fsys.Open(name)
+// serve serves name; directories serve their index.html.
+func (fsrv *fileServer) serve(c *Context, name string, allowIndex bool) {
+	f, err := fsrv.fsys.Open(name)
 	if err != nil {
 		c.StopWithError(fsError(err))
 		return
@@ -87,7 +110,7 @@ func serveFSFile(c *Context, fsys fs.FS, name string, allowIndex bool) {
 		if name != "." {
 			index = name + "/index.html"
 		}
-		serveFSFile(c, fsys, index, false)
+		fsrv.serve(c, index, false)
 		return
 	}
 	content, ok := f.(io.ReadSeeker)
@@ -101,9 +124,42 @@ func serveFSFile(c *Context, fsys fs.FS, name string, allowIndex bool) {
 	}
 	w := c.out
 	if w.Header().Get("Etag") == "" {
-		w.Header().Set("Etag", fmt.Sprintf(`W/"%x-%x"`, info.ModTime().UnixNano(), info.Size()))
+		if mt := info.ModTime(); !mt.IsZero() && mt.Unix() != 0 {
+			w.Header().Set("Etag", fmt.Sprintf(`W/"%x-%x"`, mt.UnixNano(), info.Size()))
+		} else {
+			etag, err := fsrv.contentETag(name, info.Size(), content)
+			if err != nil {
+				c.StopWithError(err)
+				return
+			}
+			w.Header().Set("Etag", etag)
+		}
 	}
+	// ServeContent sends Last-Modified only for a real time (not zero,
+	// not the Unix epoch).
 	http.ServeContent(w, c.request, info.Name(), info.ModTime(), content)
+}
+
+// contentETag returns the strong ETag of a file without a modification
+// time, hashing content (and seeking it back to the start) the first time
+// the file is served at this size.
+func (fsrv *fileServer) contentETag(name string, size int64, content io.ReadSeeker) (string, error) {
+	if v, ok := fsrv.etags.Load(name); ok {
+		if ct := v.(contentTag); ct.size == size {
+			return ct.etag, nil
+		}
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, content); err != nil {
+		return "", err
+	}
+	if _, err := content.Seek(0, io.SeekStart); err != nil {
+		return "", err
+	}
+	var sum [sha256.Size]byte
+	etag := `"` + hex.EncodeToString(h.Sum(sum[:0])[:16]) + `"`
+	fsrv.etags.Store(name, contentTag{size: size, etag: etag})
+	return etag, nil
 }
 
 func fsError(err error) error {
