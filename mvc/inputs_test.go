@@ -94,7 +94,7 @@ func inputsApp(t *testing.T, opts ...core.Option) *core.Application {
 	if err := m.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Handle(&inputsController{Preset: "preset"}); err != nil {
+	if err := mvc.Handle(m, &inputsController{Preset: "preset"}); err != nil {
 		t.Fatal(err)
 	}
 	return app
@@ -189,7 +189,7 @@ func TestSessionInjection(t *testing.T) {
 			t.Cleanup(func() { mgr.Close() })
 			m := mvc.New(app.Party("/s"))
 			tt.setup(app, m, mgr)
-			if err := m.Handle(new(sessionController)); err != nil {
+			if err := mvc.Handle(m, new(sessionController)); err != nil {
 				t.Fatal(err)
 			}
 			if err := app.Build(); err != nil {
@@ -231,7 +231,7 @@ func (c *failingFieldController) Get() string { return "unreachable" }
 func TestProviderErrorInField(t *testing.T) {
 	app := quietApp()
 	m := mvc.New(app.Party("/f")).Register(func(*core.Context) (user, error) { return user{}, errProvider })
-	if err := m.Handle(new(failingFieldController)); err != nil {
+	if err := mvc.Handle(m, new(failingFieldController)); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{{method: "GET", target: "/f", status: 500, want: "Internal Server Error"}})
@@ -259,7 +259,7 @@ func TestNetHTTPFieldsAndMultipart(t *testing.T) {
 		ctx.SetRequest(ctx.Request().WithContext(context.WithValue(ctx.Request().Context(), ctxKey{}, "std value")))
 		ctx.Next()
 	})
-	if err := mvc.New(app.Party("/n")).Handle(new(netFieldsController)); err != nil {
+	if err := mvc.Handle(mvc.New(app.Party("/n")), new(netFieldsController)); err != nil {
 		t.Fatal(err)
 	}
 	var body strings.Builder
