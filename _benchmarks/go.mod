@@ -10,6 +10,7 @@ require (
 	github.com/julienschmidt/httprouter v1.3.0
 	github.com/kataras/iris/v12 v12.2.11
 	github.com/labstack/echo/v4 v4.16.0
+	github.com/rs/cors v1.11.1
 	github.com/vireo-go/vireo v0.0.0
 	github.com/vireo-go/vireo/sessions/redis v0.0.0
 	gonum.org/v1/plot v0.17.0

@@ -76,6 +76,16 @@ type Endpoint struct {
 	// starts them starts a redis-server first (StartRedis) and passes its
 	// address in REDIS_ADDR.
 	Redis bool `json:"redis"`
+	// Headers are request headers ("Key: Value") sent with every request
+	// of the comparison, by Verify and by bombardier (the middleware
+	// comparison sends Accept-Encoding and Origin).
+	Headers []string `json:"headers,omitempty"`
+	// ContentEncoding, when set, is the Content-Encoding the response must
+	// have; the body is compared after decoding it (gzip only).
+	ContentEncoding string `json:"contentEncoding,omitempty"`
+	// RequireHeaders are response headers that must be present, whatever
+	// their value (the request ID, CORS and security headers).
+	RequireHeaders []string `json:"requireHeaders,omitempty"`
 
 	// Body is the content of BodyFile, filled in by LoadContract.
 	Body []byte `json:"-"`

@@ -6,6 +6,7 @@ package benchtest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"net/http"
@@ -36,16 +37,35 @@ func VerifyWithCookies(client *http.Client, baseURL string, ep Endpoint, cookies
 	for _, c := range cookies {
 		req.AddCookie(c)
 	}
+	for _, h := range ep.Headers {
+		k, v, _ := strings.Cut(h, ":")
+		req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	var problems []string
+	var r io.Reader = resp.Body
+	if got := resp.Header.Get("Content-Encoding"); got != ep.ContentEncoding {
+		problems = append(problems, fmt.Sprintf("Content-Encoding: got %q, want %q", got, ep.ContentEncoding))
+	} else if got == "gzip" {
+		zr, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: gzip body: %w", ep.Method, ep.Path, err)
+		}
+		r = zr
+	}
+	body, err := io.ReadAll(io.LimitReader(r, maxBody))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: reading the body: %w", ep.Method, ep.Path, err)
 	}
-	var problems []string
+	for _, h := range ep.RequireHeaders {
+		if resp.Header.Get(h) == "" {
+			problems = append(problems, "missing response header "+h)
+		}
+	}
 	if resp.StatusCode != ep.Status {
 		problems = append(problems, fmt.Sprintf("status: got %d, want %d", resp.StatusCode, ep.Status))
 	}

@@ -201,28 +201,29 @@ func (s *session) start(ctx context.Context, p *planned, lv *live, port int) (bo
 	return lv.proc != nil, nil
 }
 
-// verify checks the server at url against the contract. For the sessions
-// comparison it also sends the session cookie back and, for the
-// cookie-keeping variant, returns the Cookie header the load will carry.
+// verify checks the server at url against the contract and returns the
+// headers the load will carry: the comparison's own (Endpoint.Headers) and,
+// for the cookie-keeping variant of a sessions comparison (whose cookie it
+// also sends back once), the Cookie header.
 func (s *session) verify(url string, p *planned) ([]string, error) {
 	cookies, err := benchtest.VerifyWithCookies(s.client, url, p.ep, nil)
 	if err != nil {
 		return nil, err
 	}
 	if !p.ep.SetCookie {
-		return nil, nil
+		return p.ep.Headers, nil
 	}
 	if _, err := benchtest.VerifyWithCookies(s.client, url, p.ep, cookies); err != nil {
 		return nil, fmt.Errorf("sending the session cookie back: %w", err)
 	}
 	if p.variant != VariantCookieKeeping {
-		return nil, nil
+		return p.ep.Headers, nil
 	}
 	parts := make([]string, len(cookies))
 	for i, c := range cookies {
 		parts[i] = c.Name + "=" + c.Value
 	}
-	return []string{"Cookie: " + strings.Join(parts, "; ")}, nil
+	return append(append([]string(nil), p.ep.Headers...), "Cookie: "+strings.Join(parts, "; ")), nil
 }
 
 // warm loads lv for d without recording the figures; a server that dies
