@@ -66,8 +66,8 @@ func newApp() *vireo.Application {
 	// Every page and form goes through the CSRF check and sees the user.
 	pages := mvc.New(app.Party("", csrfProtect, userViewData))
 	pages.Register(m, NewTodoStore(), provideUser)
-	pages.Handle(new(AuthController))
-	pages.Party("/todos", requireLogin).Handle(new(TodoController))
+	mvc.Handle(pages, new(AuthController))
+	mvc.Handle(pages.Party("/todos", requireLogin), new(TodoController))
 
 	app.OnErrorCode(http.StatusNotFound, errorPage("404.html", "Not found"))
 	app.OnErrorCode(http.StatusForbidden, errorPage("403.html", "Forbidden"))
