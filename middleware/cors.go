@@ -358,9 +358,17 @@ func (m *cors) allowedHeaders(values []string) bool {
 	return true
 }
 
-// addVary adds v to the Vary header, sharing v when Vary was empty.
+// varyOriginEncoding is Vary after CORS and Compress, the usual stack.
+var varyOriginEncoding = []string{"Origin", "Accept-Encoding"}
+
+// addVary adds v to the Vary header, sharing v when Vary was empty (and a
+// ready-made pair for CORS followed by Compress) so as not to allocate.
 func addVary(h http.Header, v []string) {
 	if old, ok := h["Vary"]; ok && len(old) > 0 {
+		if len(old) == 1 && old[0] == "Origin" && v[0] == "Accept-Encoding" {
+			h["Vary"] = varyOriginEncoding
+			return
+		}
 		h["Vary"] = append(old, v[0])
 		return
 	}

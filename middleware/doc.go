@@ -4,14 +4,45 @@
 //
 // Every middleware is built by a constructor taking functional options,
 // X(opts ...XOption) (core.Handler, error), with a MustX twin that panics on
-// an invalid option. Install router-wide middleware (CORS, request IDs,
-// compression) with Application.UseRouter so that unmatched requests and
-// error pages get it too, and the rest with Use or on a party.
+// an invalid option. Install router-wide middleware (request IDs, CORS,
+// secure headers, compression) with Application.UseRouter so that
+// unmatched requests, preflights and error pages get it too, and the rest
+// with Use, on a party or on a route.
+//
+//	app.UseRouter(
+//		middleware.MustRequestID(),
+//		middleware.MustSecureHeaders(),
+//		middleware.MustCORS(middleware.WithAllowedOrigins("https://app.example.com")),
+//		middleware.MustCompress(),
+//		middleware.MustRateLimit(middleware.WithRate(100, 100)),
+//	)
+//	app.Get("/report", middleware.MustTimeout(2*time.Second), report)
 //
 // # Cost
 //
-// Measured with go test -bench . -benchmem on the reference machine (2
-// cores), per request, middleware alone (a handler writing nothing):
+// go test -bench . -benchmem, per request through an Application whose
+// handler writes nothing, on the reference machine (2-core VM, shared with
+// other work, so the times are approximate; the allocations are exact):
 //
-//	see the Benchmark functions beside each middleware; figures below
+//	RequestID, trusted incoming ID        ~175 ns   0 allocs
+//	RequestID, generated                  ~285 ns   2 allocs (the ID and its header slice)
+//	CORS, allowed exact origin            ~130 ns   0 allocs
+//	CORS, preflight                       ~470 ns   0 allocs
+//	SecureHeaders                         ~135 ns   0 allocs
+//	the four above, no Accept-Encoding   ~1.1 µs   0 allocs (BenchmarkStack)
+//	CSRF, safe method                     ~105 ns   0 allocs
+//	RateLimit, MemoryStore                ~560 ns   0 allocs
+//	BasicAuth                             ~700 ns   3 allocs
+//	BearerAuth                            ~265 ns   1 alloc
+//	Timeout                               ~2.5 µs  11 allocs (goroutine, context, buffer)
+//	Compress, 1 KB JSON: gzip ~8 µs, zstd ~7 µs, br ~26 µs, none ~225 ns; 0 allocs beyond the handler's
+//
+// A request of the baseline application costs about 30 ns and no
+// allocation. In the _benchmarks module, the stack request ID + CORS +
+// secure headers + gzip on a 1 KB JSON response costs 202 thousand
+// instructions per request on Vireo, 388 thousand on chi (chi/middleware
+// and rs/cors) and 387 thousand on Echo (its built-in middleware), counted
+// by callgrind (bench instructions -n 5000 middleware). Most of the
+// difference is gzip itself: klauspost/compress, which Compress uses,
+// compresses that body in about a third of the time of compress/gzip.
 package middleware
