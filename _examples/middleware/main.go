@@ -1,7 +1,9 @@
 // Command middleware shows Vireo middleware: request logging with
-// vireo.RequestLogger, an authentication middleware on a party, a standard
-// net/http middleware mounted through vireo.FromStd, and panic recovery
-// with a custom 500 page.
+// vireo.RequestLogger and request IDs from the middleware package (on
+// every log line of a request, and readable by error pages), basic
+// authentication on a party, a standard net/http middleware mounted
+// through vireo.FromStd, and panic recovery with a custom 500 page.
+// _examples/api-server uses the rest of the middleware package.
 //
 //	go run ./_examples/middleware
 //	curl -i http://127.0.0.1:8080/
@@ -14,7 +16,6 @@
 package main
 
 import (
-	"crypto/subtle"
 	"fmt"
 	"io"
 	"log"
@@ -23,6 +24,7 @@ import (
 	"os"
 
 	"github.com/vireo-go/vireo"
+	"github.com/vireo-go/vireo/middleware"
 )
 
 // newApp builds the application, logging to logOut; main serves it and the
@@ -33,13 +35,14 @@ func newApp(logOut io.Writer) *vireo.Application {
 	app := vireo.New(vireo.WithLogger(logger))
 
 	// UseRouter middleware runs before routing, for every request, so
-	// 404s are logged too. The standard net/http middleware runs next and
-	// gives each request an ID.
-	app.UseRouter(vireo.RequestLogger(logger))
-	app.UseRouter(vireo.FromStd(requestID))
+	// 404s are logged too. RequestID runs next and gives each request an
+	// ID (the client's X-Request-ID when it is sane), which RequestLogger
+	// adds to its line.
+	app.UseRouter(vireo.RequestLogger(logger), middleware.MustRequestID())
 
 	app.Get("/", func(ctx *vireo.Context) {
-		ctx.Text("hello; your request ID is " + requestIDFrom(ctx.Request()))
+		ctx.Logger().Info("saying hello") // a handler's own line, with the request ID
+		ctx.Text("hello; your request ID is " + ctx.RequestID())
 	})
 	app.Get("/panic", func(ctx *vireo.Context) {
 		// A panic anywhere in a handler is recovered by the core: the
@@ -50,18 +53,24 @@ func newApp(logOut io.Writer) *vireo.Application {
 	// the panic itself, as "vireo: panic recovered" with the stack, on the
 	// application logger.
 
-	// The admin party is guarded by basicAuth; its handlers find the
-	// authenticated user in the request-scoped values.
-	admin := app.Party("/admin", basicAuth(map[string]string{"admin": "admin", "ann": "s3cret"}))
+	// The admin party is guarded by middleware.BasicAuth (passwords
+	// compared as SHA-256 digests in constant time; 401 with a
+	// WWW-Authenticate challenge otherwise); its handlers find the
+	// authenticated user with middleware.BasicAuthUser.
+	// noIndex is a standard net/http middleware (see noindex.go), mounted
+	// with vireo.FromStd.
+	admin := app.Party("/admin", vireo.FromStd(noIndex), middleware.MustBasicAuth(
+		middleware.WithRealm("admin"),
+		middleware.WithUsers(map[string]string{"admin": "admin", "ann": "s3cret"})))
 	admin.Get("/", func(ctx *vireo.Context) {
-		ctx.Text("welcome to the admin area, " + ctx.Values().GetString(userKey))
+		ctx.Text("welcome to the admin area, " + middleware.BasicAuthUser(ctx))
 	})
 
 	// A panic becomes a 500 without a body; this handler writes the page.
 	// The panic's details are logged, never shown to the client.
 	app.OnErrorCode(http.StatusInternalServerError, func(ctx *vireo.Context) {
 		ctx.HTML("<h1>Something went wrong</h1><p>The error was logged with request ID " +
-			requestIDFrom(ctx.Request()) + ".</p>")
+			ctx.RequestID() + ".</p>")
 	})
 	return app
 }
@@ -82,25 +91,4 @@ func listenAddr() string {
 		return "127.0.0.1:" + port
 	}
 	return "127.0.0.1:8080"
-}
-
-// userKey is the ctx.Values() key under which basicAuth stores the user.
-const userKey = "user"
-
-// basicAuth returns middleware that admits requests carrying HTTP Basic
-// credentials of one of users (name -> password) and answers 401 to the
-// rest. Passwords are compared in constant time so response timing does
-// not reveal how much of a guess was right.
-func basicAuth(users map[string]string) vireo.Handler {
-	return func(ctx *vireo.Context) {
-		name, pass, ok := ctx.Request().BasicAuth()
-		want, known := users[name]
-		if !ok || !known || subtle.ConstantTimeCompare([]byte(pass), []byte(want)) != 1 {
-			ctx.SetResponseHeader("WWW-Authenticate", `Basic realm="admin", charset="UTF-8"`)
-			ctx.StopWithStatus(http.StatusUnauthorized)
-			return
-		}
-		ctx.Values().Set(userKey, name)
-		ctx.Next()
-	}
 }

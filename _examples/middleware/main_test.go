@@ -47,7 +47,7 @@ func TestMiddleware(t *testing.T) {
 	}{
 		{name: "logged and given an ID", path: "/", requestID: "abc-123", wantStatus: 200,
 			wantBody: "your request ID is abc-123", wantRequestID: "abc-123",
-			wantLog: []string{"msg=request method=GET path=/ status=200"}},
+			wantLog: []string{"msg=\"saying hello\" request_id=abc-123", "msg=request method=GET path=/ status=200", "request_id=abc-123"}},
 		{name: "unsafe client ID replaced", path: "/", requestID: "<script>", wantStatus: 200,
 			wantNotInBody: "<script>"},
 		{name: "404 logged too", path: "/missing", wantStatus: 404,
@@ -92,6 +92,9 @@ func TestMiddleware(t *testing.T) {
 			}
 			if tt.wantStatus == 401 && res.Header.Get("WWW-Authenticate") == "" {
 				t.Error("401 without WWW-Authenticate")
+			}
+			if admin := strings.HasPrefix(tt.path, "/admin"); admin != (res.Header.Get("X-Robots-Tag") != "") {
+				t.Errorf("X-Robots-Tag = %q on %s", res.Header.Get("X-Robots-Tag"), tt.path)
 			}
 			for _, want := range tt.wantLog {
 				if !strings.Contains(logs.String(), want) {
