@@ -9,6 +9,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"log"
 	"net/http"
@@ -54,20 +55,8 @@ func newApp(slow time.Duration, onShutdown func()) *vireo.Application {
 func main() {
 	app := newApp(3*time.Second, func() { log.Println("shutdown complete: resources released") })
 	// Listen returns nil after a graceful shutdown.
-	if err := app.Listen(listenAddr()); err != nil {
+	if err := app.Listen(cmp.Or(os.Getenv("ADDR"), "127.0.0.1:8080")); err != nil {
 		log.Fatal(err)
 	}
 	log.Println("bye")
-}
-
-// listenAddr returns the address to serve on: $ADDR if set, else
-// 127.0.0.1:$PORT, else 127.0.0.1:8080.
-func listenAddr() string {
-	if addr := os.Getenv("ADDR"); addr != "" {
-		return addr
-	}
-	if port := os.Getenv("PORT"); port != "" {
-		return "127.0.0.1:" + port
-	}
-	return "127.0.0.1:8080"
 }

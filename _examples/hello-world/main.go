@@ -4,9 +4,15 @@
 //	go run ./_examples/hello-world
 //	curl http://127.0.0.1:8080/
 //	curl http://127.0.0.1:8080/hello/ann?greeting=Hi
+//
+// Like every example it listens on $ADDR, else on 127.0.0.1:8080 (loopback,
+// so that trying it never exposes it to the network):
+//
+//	ADDR=127.0.0.1:9000 go run ./_examples/hello-world
 package main
 
 import (
+	"cmp"
 	"log"
 	"os"
 
@@ -28,20 +34,7 @@ func newApp() *vireo.Application {
 }
 
 func main() {
-	if err := newApp().Listen(listenAddr()); err != nil {
+	if err := newApp().Listen(cmp.Or(os.Getenv("ADDR"), "127.0.0.1:8080")); err != nil {
 		log.Fatal(err)
 	}
-}
-
-// listenAddr returns the address to serve on: $ADDR if set, else
-// 127.0.0.1:$PORT, else 127.0.0.1:8080. Loopback by default so that trying
-// an example never exposes it to the network.
-func listenAddr() string {
-	if addr := os.Getenv("ADDR"); addr != "" {
-		return addr
-	}
-	if port := os.Getenv("PORT"); port != "" {
-		return "127.0.0.1:" + port
-	}
-	return "127.0.0.1:8080"
 }

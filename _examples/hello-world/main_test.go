@@ -42,20 +42,3 @@ func TestHelloWorld(t *testing.T) {
 		})
 	}
 }
-
-func TestListenAddr(t *testing.T) {
-	tests := []struct {
-		addr, port, want string
-	}{
-		{"", "", "127.0.0.1:8080"},
-		{"", "9090", "127.0.0.1:9090"},
-		{"0.0.0.0:7000", "9090", "0.0.0.0:7000"},
-	}
-	for _, tt := range tests {
-		t.Setenv("ADDR", tt.addr)
-		t.Setenv("PORT", tt.port)
-		if got := listenAddr(); got != tt.want {
-			t.Errorf("ADDR=%q PORT=%q: listenAddr() = %q, want %q", tt.addr, tt.port, got, tt.want)
-		}
-	}
-}

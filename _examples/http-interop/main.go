@@ -14,6 +14,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -95,7 +96,7 @@ func main() {
 		log.Fatal(err)
 	}
 	srv := &http.Server{
-		Addr:              listenAddr(),
+		Addr:              cmp.Or(os.Getenv("ADDR"), "127.0.0.1:8080"),
 		Handler:           newMux(app),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
@@ -114,16 +115,4 @@ func main() {
 	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
 		log.Fatal(err)
 	}
-}
-
-// listenAddr returns the address to serve on: $ADDR if set, else
-// 127.0.0.1:$PORT, else 127.0.0.1:8080.
-func listenAddr() string {
-	if addr := os.Getenv("ADDR"); addr != "" {
-		return addr
-	}
-	if port := os.Getenv("PORT"); port != "" {
-		return "127.0.0.1:" + port
-	}
-	return "127.0.0.1:8080"
 }

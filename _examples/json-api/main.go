@@ -4,12 +4,16 @@
 //
 //	go run ./_examples/json-api
 //	curl http://127.0.0.1:8080/albums
-//	curl -i -d '{"title":"Kind of Blue","artist":"Miles Davis","year":1959}' http://127.0.0.1:8080/albums
-//	curl -i -d '{"title":""}' http://127.0.0.1:8080/albums          # 400 with the failing fields
+//	curl -i -H 'Content-Type: application/json' -d '{"title":"Kind of Blue","artist":"Miles Davis","year":1959}' http://127.0.0.1:8080/albums
+//	curl -i -H 'Content-Type: application/json' -d '{"title":""}' http://127.0.0.1:8080/albums   # 400 with the failing fields
 //	curl -i -X DELETE http://127.0.0.1:8080/albums/1
+//
+// A body sent without that header (curl -d alone sends a form's
+// Content-Type) is refused with 415 Unsupported Media Type.
 package main
 
 import (
+	"cmp"
 	"log"
 	"net/http"
 	"os"
@@ -48,19 +52,7 @@ func main() {
 		Album{Title: "Blue Train", Artist: "John Coltrane", Year: 1958},
 		Album{Title: "Jeru", Artist: "Gerry Mulligan", Year: 1962},
 	)
-	if err := newApp(albums).Listen(listenAddr()); err != nil {
+	if err := newApp(albums).Listen(cmp.Or(os.Getenv("ADDR"), "127.0.0.1:8080")); err != nil {
 		log.Fatal(err)
 	}
-}
-
-// listenAddr returns the address to serve on: $ADDR if set, else
-// 127.0.0.1:$PORT, else 127.0.0.1:8080.
-func listenAddr() string {
-	if addr := os.Getenv("ADDR"); addr != "" {
-		return addr
-	}
-	if port := os.Getenv("PORT"); port != "" {
-		return "127.0.0.1:" + port
-	}
-	return "127.0.0.1:8080"
 }

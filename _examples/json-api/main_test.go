@@ -129,6 +129,42 @@ func TestConcurrentCreates(t *testing.T) {
 	}
 }
 
+// TestContentType checks what the package documentation says about the
+// request's Content-Type: the curl commands' application/json is accepted,
+// the form type that curl -d sends by default is refused with 415.
+func TestContentType(t *testing.T) {
+	srv := httptest.NewServer(newApp(newStore()))
+	defer srv.Close()
+	tests := []struct {
+		contentType string
+		wantStatus  int
+	}{
+		{"application/json", 201},
+		{"application/json; charset=utf-8", 201},
+		{"application/x-www-form-urlencoded", 415}, // curl -d without -H
+		{"", 415},
+	}
+	for _, tt := range tests {
+		t.Run(tt.contentType, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", srv.URL+"/albums",
+				strings.NewReader(`{"title":"Kind of Blue","artist":"Miles Davis","year":1959}`))
+			req.Header.Set("Content-Type", tt.contentType)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != tt.wantStatus {
+				t.Errorf("status = %d, want %d (body %q)", res.StatusCode, tt.wantStatus, got)
+			}
+			if tt.wantStatus == 415 && !strings.Contains(string(got), "application/json") {
+				t.Errorf("415 body %q does not name the expected type", got)
+			}
+		})
+	}
+}
+
 func sameJSON(t *testing.T, got []byte, want string) bool {
 	t.Helper()
 	var g, w any

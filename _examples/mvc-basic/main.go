@@ -28,6 +28,7 @@
 package main
 
 import (
+	"cmp"
 	"log"
 	"os"
 
@@ -64,19 +65,7 @@ func main() {
 	if token == "" {
 		token = "let-me-in"
 	}
-	if err := newApp(repo, token).Listen(listenAddr()); err != nil {
+	if err := newApp(repo, token).Listen(cmp.Or(os.Getenv("ADDR"), "127.0.0.1:8080")); err != nil {
 		log.Fatal(err)
 	}
-}
-
-// listenAddr returns the address to serve on: $ADDR if set, else
-// 127.0.0.1:$PORT, else 127.0.0.1:8080.
-func listenAddr() string {
-	if addr := os.Getenv("ADDR"); addr != "" {
-		return addr
-	}
-	if port := os.Getenv("PORT"); port != "" {
-		return "127.0.0.1:" + port
-	}
-	return "127.0.0.1:8080"
 }

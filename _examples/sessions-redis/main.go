@@ -9,11 +9,12 @@
 //	SESSION_HASH_KEY=$(head -c 32 /dev/urandom | base64) go run .
 //	open http://127.0.0.1:8080/     (users: ann/ann-pass, bob/bob-pass)
 //
-// Start a second instance with PORT=8081 and the same SESSION_HASH_KEY: a
-// login on one is a login on the other. Redis is at $REDIS_ADDR (default
-// 127.0.0.1:6379). Each session is one Redis string under
-// "sessions-redis-example:<id>" whose TTL is the session's lifetime
-// (20 minutes, sliding); redis-cli shows its values as JSON.
+// It listens on $ADDR (default 127.0.0.1:8080). Start a second instance
+// with ADDR=127.0.0.1:8081 and the same SESSION_HASH_KEY: a login on one is
+// a login on the other. Redis is at $REDIS_ADDR (default 127.0.0.1:6379).
+// Each session is one Redis string under "sessions-redis-example:<id>" whose
+// TTL is the session's lifetime (20 minutes, sliding); redis-cli shows its
+// values as JSON.
 //
 // When Redis is down at startup the program exits with the reason; when it
 // goes away while serving, pages that need the session answer 503 Service
@@ -26,6 +27,7 @@
 package main
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -155,7 +157,7 @@ func main() {
 	}
 	app := newApp(db, hashKey())
 	app.OnShutdown(func() { db.Close() })
-	if err := app.Listen(listenAddr()); err != nil {
+	if err := app.Listen(cmp.Or(os.Getenv("ADDR"), "127.0.0.1:8080")); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -176,16 +178,4 @@ func hashKey() []byte {
 		return key
 	}
 	return []byte(env)
-}
-
-// listenAddr returns the address to serve on: $ADDR if set, else
-// 127.0.0.1:$PORT, else 127.0.0.1:8080.
-func listenAddr() string {
-	if addr := os.Getenv("ADDR"); addr != "" {
-		return addr
-	}
-	if port := os.Getenv("PORT"); port != "" {
-		return "127.0.0.1:" + port
-	}
-	return "127.0.0.1:8080"
 }

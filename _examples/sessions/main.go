@@ -12,6 +12,7 @@
 package main
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
 	"html"
@@ -126,19 +127,7 @@ func main() {
 		key = make([]byte, 32)
 		rand.Read(key)
 	}
-	if err := newApp(key).Listen(listenAddr()); err != nil {
+	if err := newApp(key).Listen(cmp.Or(os.Getenv("ADDR"), "127.0.0.1:8080")); err != nil {
 		log.Fatal(err)
 	}
-}
-
-// listenAddr returns the address to serve on: $ADDR if set, else
-// 127.0.0.1:$PORT, else 127.0.0.1:8080.
-func listenAddr() string {
-	if addr := os.Getenv("ADDR"); addr != "" {
-		return addr
-	}
-	if port := os.Getenv("PORT"); port != "" {
-		return "127.0.0.1:" + port
-	}
-	return "127.0.0.1:8080"
 }
