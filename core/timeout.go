@@ -77,46 +77,58 @@ func (c *Context) NextWithTimeout(d time.Duration, resp *TimeoutResponse) (timed
 	c.request = orig.WithContext(tctx)
 
 	server := c.writer.w
-	tw := &timeoutWriter{c: c, h: c.writer.Header().Clone(), status: http.StatusOK}
+	tw := &timeoutWriter{c: c, deadline: tctx, h: c.writer.Header().Clone(), status: http.StatusOK}
 	prev := c.out
 	c.out = tw
 
-	done := make(chan any, 1)
+	// The chain reports whether the deadline had passed when it returned:
+	// a chain that finishes late has timed out, even if the select below
+	// sees it finish before it sees the deadline.
+	type result struct {
+		rec  any
+		late bool
+	}
+	done := make(chan result, 1)
 	go func() {
-		defer func() { done <- recover() }()
+		defer func() { done <- result{recover(), tctx.Err() != nil} }()
 		c.Next()
 	}()
 
-	var rec any
+	var res result
+	finished := false
 	select {
-	case rec = <-done:
+	case res = <-done:
+		finished = true
 	case <-tctx.Done():
-		tw.mu.Lock()
-		finished := false
+	}
+	tw.mu.Lock()
+	if !finished {
 		select {
-		case rec = <-done:
+		case res = <-done:
 			finished = true
 		default:
-			tw.timedOut = true
 		}
-		tw.mu.Unlock()
-		if finished {
-			break
-		}
+	}
+	timedOut = !finished || res.late
+	tw.timedOut = timedOut // the chain's further writes are refused
+	tw.mu.Unlock()
+	if timedOut {
 		n := writeTimeout(server, resp)
-		rec = <-done // the handler may still reach the Context: wait for it
+		if !finished {
+			res = <-done // the handler may still reach the Context: wait for it
+		}
 		c.out, c.request = prev, orig
 		c.writer.status = resp.Status
 		c.writer.wroteHeader = true
 		c.writer.size += int64(n)
-		if rec != nil {
-			panic(rec)
+		if res.rec != nil {
+			panic(res.rec)
 		}
 		return true
 	}
 	c.out, c.request = prev, orig
-	if rec != nil {
-		panic(rec)
+	if res.rec != nil {
+		panic(res.rec)
 	}
 	tw.copyTo(c)
 	return false
@@ -150,6 +162,7 @@ func writeTimeout(w http.ResponseWriter, resp *TimeoutResponse) int {
 type timeoutWriter struct {
 	mu       sync.Mutex
 	c        *Context
+	deadline context.Context
 	h        http.Header
 	buf      bytes.Buffer
 	status   int
@@ -165,18 +178,19 @@ func (tw *timeoutWriter) Header() http.Header { return tw.h }
 func (tw *timeoutWriter) WriteHeader(code int) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	if tw.timedOut || tw.wrote || code < 200 {
+	if tw.timedOut || tw.deadline.Err() != nil || tw.wrote || code < 200 {
 		return
 	}
 	tw.status = code
 	tw.c.writer.status = code // what Status reports; nothing is sent
 }
 
-// Write buffers p, or fails with http.ErrHandlerTimeout after the deadline.
+// Write buffers p, or fails with http.ErrHandlerTimeout once the deadline
+// has passed.
 func (tw *timeoutWriter) Write(p []byte) (int, error) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	if tw.timedOut {
+	if tw.timedOut || tw.deadline.Err() != nil {
 		return 0, http.ErrHandlerTimeout
 	}
 	tw.wrote = true
@@ -187,7 +201,7 @@ func (tw *timeoutWriter) Write(p []byte) (int, error) {
 func (tw *timeoutWriter) WriteString(s string) (int, error) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	if tw.timedOut {
+	if tw.timedOut || tw.deadline.Err() != nil {
 		return 0, http.ErrHandlerTimeout
 	}
 	tw.wrote = true
@@ -199,9 +213,11 @@ func (tw *timeoutWriter) FlushError() error {
 	return fmt.Errorf("vireo: cannot flush a response under a request timeout: %w", http.ErrNotSupported)
 }
 
-// copyTo sends what the chain wrote, after it returned in time.
+// copyTo sends what the chain wrote, after it returned in time, through
+// the writer that was installed before NextWithTimeout (a compressing
+// writer of an outer middleware, say).
 func (tw *timeoutWriter) copyTo(c *Context) {
-	h := c.writer.Header()
+	h := c.out.Header()
 	clear(h)
 	for k, v := range tw.h {
 		h[k] = v
@@ -209,10 +225,6 @@ func (tw *timeoutWriter) copyTo(c *Context) {
 	if !tw.wrote {
 		return // the usual end of request: error page or bare status
 	}
-	c.writer.WriteHeader(tw.status)
-	if tw.buf.Len() == 0 {
-		c.writer.writeHeaderNow()
-		return
-	}
-	c.writer.Write(tw.buf.Bytes())
+	c.out.WriteHeader(tw.status)
+	c.out.Write(tw.buf.Bytes())
 }

@@ -153,6 +153,27 @@ func TestWithRequestTimeout(t *testing.T) {
 	}
 }
 
+// A handler under a deadline writes through the compression installed
+// before it, and error pages too.
+func TestTimeoutInsideCompress(t *testing.T) {
+	app := core.New(core.WithStartupOutput(nil))
+	app.UseRouter(MustCompress(WithMinSize(0)))
+	app.Get("/", MustTimeout(time.Second), func(ctx *core.Context) { ctx.WriteString(bigText) })
+	app.Get("/fail", MustTimeout(time.Second), func(ctx *core.Context) { ctx.StopWithError(core.NewHTTPError(400, "bad")) })
+	for path, want := range map[string]string{"/": bigText, "/fail": "Bad Request: bad"} {
+		req := httptest.NewRequest("GET", path, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		rec := httptest.NewRecorder()
+		app.ServeHTTP(rec, req)
+		if rec.Header().Get("Content-Encoding") != "gzip" {
+			t.Fatalf("%s: Content-Encoding %q", path, rec.Header().Get("Content-Encoding"))
+		}
+		if got := decode(t, "gzip", rec.Body); got != want {
+			t.Errorf("%s: body %.40q", path, got)
+		}
+	}
+}
+
 func BenchmarkTimeout(b *testing.B) {
 	runBench(b, benchApp(b, MustTimeout(time.Second)), httptest.NewRequest("GET", "/data", nil))
 }
