@@ -215,7 +215,7 @@ func (app *Application) done(c *Context) {
 			panic(rec) // net/http aborts the response quietly
 		}
 		app.logger.Error("vireo: panic recovered", "method", c.request.Method, "path", c.request.URL.Path,
-			"panic", rec, "stack", string(debug.Stack()))
+			"request_id", c.RequestID(), "panic", rec, "stack", string(debug.Stack()))
 		c.writer.dropHooks() // nothing of a panicked handler is saved
 		if !c.Written() {
 			c.err = fmt.Errorf("panic: %v", rec)

@@ -81,6 +81,21 @@ func TestRequestID(t *testing.T) {
 	}
 }
 
+// The core's own line for a recovered panic carries the request ID too.
+func TestRequestIDInPanicLog(t *testing.T) {
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	app := core.New(core.WithStartupOutput(nil), core.WithLogger(logger))
+	app.UseRouter(MustRequestID())
+	app.Get("/", func(ctx *core.Context) { panic("boom") })
+	req := httptest.NewRequest("GET", "/", nil)
+	req.Header.Set("X-Request-ID", "req-77")
+	app.ServeHTTP(httptest.NewRecorder(), req)
+	if !strings.Contains(logs.String(), "vireo: panic recovered") || !strings.Contains(logs.String(), "request_id=req-77") {
+		t.Errorf("panic log without the request ID: %s", logs.String())
+	}
+}
+
 func TestRequestIDUnique(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil))
 	app.UseRouter(MustRequestID())
