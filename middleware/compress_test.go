@@ -369,3 +369,54 @@ func BenchmarkCompress(b *testing.B) {
 		})
 	}
 }
+
+// The core's SSE helper streams through Compress: each event is flushed
+// through the encoder.
+func TestCompressSSE(t *testing.T) {
+	next := make(chan struct{})
+	app := core.New(core.WithStartupOutput(nil))
+	app.UseRouter(MustCompress())
+	app.Get("/events", func(ctx *core.Context) {
+		s, err := ctx.SSE()
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		s.Send("tick", "1", "one")
+		<-next
+		s.Send("tick", "2", "two")
+	})
+	srv := httptest.NewServer(app)
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/events", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.Header.Get("Content-Encoding") != "gzip" || res.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("headers %v", res.Header)
+	}
+	zr, err := gzip.NewReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(zr)
+	var first strings.Builder
+	for !strings.HasSuffix(first.String(), "\n\n") {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("%q: %v", first.String(), err)
+		}
+		first.WriteString(line)
+	}
+	if first.String() != "event: tick\nid: 1\ndata: one\n\n" {
+		t.Errorf("first event %q", first.String())
+	}
+	close(next)
+	rest, _ := io.ReadAll(br)
+	if string(rest) != "event: tick\nid: 2\ndata: two\n\n" {
+		t.Errorf("rest %q", rest)
+	}
+}
