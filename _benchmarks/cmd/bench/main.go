@@ -94,7 +94,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: go run ./cmd/bench [verify|instructions|footprint] [flags] [%s]\n       go run ./cmd/bench check <results dir>\n", strings.Join(runner.Comparisons, "] ["))
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	comparisons, err := parseInterleaved(fs, args)
+	if err != nil {
 		return 2
 	}
 	mem, err := parseBytes(memMax)
@@ -103,7 +104,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.MemoryMax = mem
-	cfg.Comparisons = fs.Args()
+	cfg.Comparisons = comparisons
 	cfg.Apps = splitList(apps)
 	cfg.Baselines = splitList(baselines)
 	cfg.DotnetProperties = splitList(dotnetProps)
@@ -115,6 +116,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Root = root
+	if parsed != nil {
+		parsed(sub, cfg)
+		return 0
+	}
 
 	if sub == "verify" {
 		_, err := runner.Verify(ctx, cfg)
@@ -147,6 +152,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\nresults.json: %s\nRESULTS.md:   %s\n", files.JSON, files.Markdown)
 	}
 	return exitCode(ctx, err, stderr)
+}
+
+// parsed, when set (by the tests), receives the subcommand and the
+// configuration of a command line instead of running it.
+var parsed func(sub string, cfg runner.Config)
+
+// parseInterleaved parses args with fs, allowing flags after the
+// comparison names as well as before them (`instructions simple -n 5000`),
+// and returns the names in order.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var names []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return names, nil
+		}
+		names, args = append(names, rest[0]), rest[1:]
+	}
 }
 
 func exitCode(ctx context.Context, err error, stderr io.Writer) int {

@@ -5,6 +5,7 @@
 package benchtest
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"os/exec"
@@ -61,7 +62,9 @@ func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration, to
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := startOnFreePort(cmd, timeout)
+	p, err := StartOnFreePort(context.Background(), func(port int) (Spec, error) {
+		return Spec{Name: app, Argv: cmd.Args, Env: cmd.Env, Dir: cmd.Dir, Port: port}, nil
+	}, timeout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,34 +104,25 @@ func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration, to
 	return runtimeInfo
 }
 
-// startOnFreePort starts cmd with StartProcess on a free port. Another
-// process may take the port between FreePort and the app's bind (tests of
-// many apps run at once), so a start that fails with "address in use" is
-// retried on a new port, with a fresh copy of cmd (a Cmd runs only once).
-func startOnFreePort(cmd *exec.Cmd, timeout time.Duration) (*Process, error) {
+// StartOnFreePort starts the process that spec returns for a port from
+// FreePort. Another process may take the port between FreePort and the
+// bind (tests of many packages run at once), so a start that fails with
+// "address in use" is retried, twice, on a new port.
+func StartOnFreePort(ctx context.Context, spec func(port int) (Spec, error), timeout time.Duration) (*Process, error) {
 	for attempt := 1; ; attempt++ {
 		port, err := FreePort()
 		if err != nil {
 			return nil, err
 		}
-		c := exec.Command(cmd.Path, cmd.Args[1:]...)
-		c.Dir, c.Env = cmd.Dir, cmd.Env
-		p, err := StartProcess(c, port, timeout)
-		if err == nil || attempt == 3 || !addressInUse(err.Error()) {
+		sp, err := spec(port)
+		if err != nil {
+			return nil, err
+		}
+		p, err := Start(ctx, sp, timeout)
+		if err == nil || attempt == 3 || !AddressInUse(err.Error()) {
 			return p, err
 		}
 	}
-}
-
-// addressInUse reports whether an app's output says its port was taken, in
-// the words of Go, Node and .NET.
-func addressInUse(output string) bool {
-	for _, s := range []string{"address already in use", "EADDRINUSE", "Address already in use"} {
-		if strings.Contains(output, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // CheckGoApp builds the Go app apps/<app> and checks it with CheckApp. An

@@ -1,7 +1,9 @@
 package benchtest
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,7 +14,7 @@ import (
 )
 
 // TestMain lets the test binary play a child app: with BENCHTEST_CHILD set it
-// behaves as told instead of running the tests, so StartProcess is tested on
+// behaves as told instead of running the tests, so Start is tested on
 // real processes without any other binary.
 func TestMain(m *testing.M) {
 	switch os.Getenv("BENCHTEST_CHILD") {
@@ -23,6 +25,16 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Minute)
 	case "banner":
 		fmt.Println("a banner line")
+		fmt.Printf(ReadyListening+"\n%s\n", mustAtoi(os.Getenv("PORT")), ReadyStarted)
+		time.Sleep(time.Minute)
+	case "listen":
+		// Binds PORT as a server does, failing as Go does when it is taken.
+		ln, err := net.Listen("tcp", "127.0.0.1:"+os.Getenv("PORT"))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer ln.Close()
 		fmt.Printf(ReadyListening+"\n%s\n", mustAtoi(os.Getenv("PORT")), ReadyStarted)
 		time.Sleep(time.Minute)
 	case "exit":
@@ -66,7 +78,8 @@ func TestStartProcess(t *testing.T) {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			p, err := StartProcess(child(tt.mode), port, 2*time.Second)
+			cmd := child(tt.mode)
+			p, err := Start(context.Background(), Spec{Name: tt.mode, Argv: cmd.Args, Env: cmd.Env, Port: port}, 2*time.Second)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)

@@ -9,6 +9,15 @@ import (
 	"syscall"
 )
 
+// The signals a Process sends to its group.
+const (
+	sigStop = syscall.SIGSTOP
+	sigCont = syscall.SIGCONT
+	sigTerm = syscall.SIGTERM
+	sigKill = syscall.SIGKILL
+)
+
+// setProcessGroup makes cmd the leader of a new process group.
 func setProcessGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -16,14 +25,7 @@ func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Setpgid = true
 }
 
-// signalGroup sends SIGTERM (or SIGKILL when kill is set) to the group whose
-// leader is cmd's process.
-func signalGroup(cmd *exec.Cmd, kill bool) {
-	sig := syscall.SIGTERM
-	if kill {
-		sig = syscall.SIGKILL
-	}
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, sig)
-	}
+// signalGroup sends sig to the process group whose leader is pid.
+func signalGroup(pid int, sig syscall.Signal) error {
+	return syscall.Kill(-pid, sig)
 }

@@ -4,16 +4,17 @@
 // The server listens on 127.0.0.1 only, on a port chosen by the caller,
 // without persistence (no RDB snapshots, no append-only file), so a run
 // leaves nothing on disk and measures the store, not the disk. It runs in
-// its own process group, so a terminal's Ctrl+C reaches the runner alone,
-// which then stops the server by its PID: SIGTERM, and SIGKILL after a grace
-// period. Readiness is polled until a deadline,
-// since redis-server prints no contract lines of its own: INFO must name
-// the started process, so a server already on the port is never mistaken
-// for ours.
+// is a Process like every app (process.go): its own process group, so a
+// terminal's Ctrl+C reaches the runner alone, which then stops it: SIGTERM,
+// and SIGKILL after a grace period. Since redis-server prints no contract
+// lines of its own, readiness is polled until a deadline: INFO must name the
+// started process, so a server already on the port is never mistaken for
+// ours.
 package benchtest
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,8 +24,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -42,7 +41,7 @@ const RedisAddrEnv = "REDIS_ADDR"
 var ErrNoRedis = errors.New("redis-server not found")
 
 // redisStopGrace is how long redis-server gets to exit after SIGTERM.
-const redisStopGrace = 5 * time.Second
+const redisStopGrace = StopGrace
 
 // LookRedis returns the path of redis-server, or ErrNoRedis.
 func LookRedis() (string, error) {
@@ -86,110 +85,65 @@ func RedisVersion() string {
 // Redis is a started redis-server.
 type Redis struct {
 	Port int
-	cmd  *exec.Cmd
-
-	mu      sync.Mutex
-	tail    []string      // the last lines it printed, for error messages
-	done    chan struct{} // closed when it has exited
-	waitErr error
+	p    *Process
 }
 
-// StartRedis starts redis-server on 127.0.0.1:port, prefixed by prefix (for
-// example a taskset command that pins it; the prefix must exec the server so
-// that the PID is the server's), copying its output to log when not nil;
-// log, when it is an io.Closer, is closed once the server has exited or
-// could not be started. It waits up to timeout for the server to answer as
-// itself; on failure the server is stopped and the error carries its last
-// output. A missing binary gives ErrNoRedis.
+// RedisSpec returns the Spec of a redis-server on 127.0.0.1:port, prefixed
+// by prefix (for example a taskset command that pins it; the prefix must
+// exec the server so that the PID is the server's), copying its output to
+// log when not nil. It is ready when the server on the port answers INFO
+// with its own process id, so a server already on the port is never
+// mistaken for it. A missing binary gives ErrNoRedis.
+func RedisSpec(prefix []string, port int, log io.Writer) (Spec, error) {
+	path, err := LookRedis()
+	if err != nil {
+		return Spec{}, err
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	return Spec{
+		Name: RedisBinary + " on " + addr,
+		Argv: append(append(append([]string(nil), prefix...), path), RedisArgs(port)...),
+		// Nothing is written with persistence off; should a SHUTDOWN SAVE
+		// ever come, it lands in the temporary directory, not the
+		// repository.
+		Dir: os.TempDir(),
+		Log: log,
+		Poll: func(p *Process) error {
+			pid, err := serverPid(addr)
+			if err == nil && pid != p.Pid() {
+				err = fmt.Errorf("the server on the port is process %d, not %d", pid, p.Pid())
+			}
+			return err
+		},
+	}, nil
+}
+
+// StartRedis starts redis-server on 127.0.0.1:port (see RedisSpec) and waits
+// up to timeout for it to answer as itself; log, when it is an io.Closer,
+// is closed once the server has exited or could not be started. On failure
+// the server is stopped and the error carries its last output.
 func StartRedis(prefix []string, port int, log io.Writer, timeout time.Duration) (*Redis, error) {
-	closeLog := func() {
+	spec, err := RedisSpec(prefix, port, log)
+	if err != nil {
 		if c, ok := log.(io.Closer); ok {
 			c.Close()
 		}
-	}
-	path, err := LookRedis()
-	if err != nil {
-		closeLog()
 		return nil, err
 	}
-	argv := append(append(append([]string(nil), prefix...), path), RedisArgs(port)...)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	// Nothing is written with persistence off; should a SHUTDOWN SAVE ever
-	// come, it lands in the temporary directory, not the repository.
-	cmd.Dir = os.TempDir()
-	setProcessGroup(cmd)
-	out, err := cmd.StdoutPipe()
+	p, err := Start(context.Background(), spec, timeout)
 	if err != nil {
-		closeLog()
 		return nil, err
 	}
-	cmd.Stderr = cmd.Stdout
-	r := &Redis{Port: port, cmd: cmd, done: make(chan struct{})}
-	if err := cmd.Start(); err != nil {
-		closeLog()
-		return nil, fmt.Errorf("starting %s: %w", RedisBinary, err)
-	}
-	go func() {
-		r.read(out, log)
-		err := cmd.Wait()
-		closeLog()
-		r.mu.Lock()
-		r.waitErr = err
-		r.mu.Unlock()
-		close(r.done)
-	}()
-	if err := r.waitReady(timeout); err != nil {
-		r.Stop()
-		return nil, fmt.Errorf("%s on %s: %w\n%s", RedisBinary, r.Addr(), err, r.Output())
-	}
-	return r, nil
+	return &Redis{Port: port, p: p}, nil
 }
 
-func (r *Redis) read(out io.Reader, log io.Writer) {
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		line := sc.Text()
-		if log != nil {
-			fmt.Fprintln(log, line)
-		}
-		r.mu.Lock()
-		r.tail = append(r.tail, line)
-		if len(r.tail) > 20 {
-			r.tail = r.tail[len(r.tail)-20:]
-		}
-		r.mu.Unlock()
-	}
-	_, _ = io.Copy(io.Discard, out)
-}
+// NewRedis returns the Redis of a redis-server started from RedisSpec(...,
+// port, ...).
+func NewRedis(p *Process, port int) *Redis { return &Redis{Port: port, p: p} }
 
-// waitReady polls until the server answers as itself (a server already on
-// the port would answer too, while ours exits), exits or the timeout
-// passes.
-func (r *Redis) waitReady(timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		pid, err := r.serverPid()
-		if err == nil && pid == r.Pid() {
-			return nil
-		}
-		select {
-		case <-r.done:
-			return fmt.Errorf("exited before answering (%v)", r.waitErr)
-		default:
-		}
-		if err == nil {
-			err = fmt.Errorf("the server on the port is process %d, not %d", pid, r.Pid())
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("not ready within %v: %v", timeout, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// serverPid asks the server on r's port for its process id (INFO server).
-func (r *Redis) serverPid() (int, error) {
-	c, err := net.DialTimeout("tcp", r.Addr(), 200*time.Millisecond)
+// serverPid asks the server at addr for its process id (INFO server).
+func serverPid(addr string) (int, error) {
+	c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
 	if err != nil {
 		return 0, err
 	}
@@ -224,39 +178,23 @@ func (r *Redis) serverPid() (int, error) {
 func (r *Redis) Addr() string { return "127.0.0.1:" + strconv.Itoa(r.Port) }
 
 // Pid is the server's process id.
-func (r *Redis) Pid() int { return r.cmd.Process.Pid }
+func (r *Redis) Pid() int { return r.p.Pid() }
 
 // Output returns the last lines the server printed.
-func (r *Redis) Output() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return "redis-server output:\n  " + strings.Join(r.tail, "\n  ")
-}
+func (r *Redis) Output() string { return r.p.Output() }
 
 // Exited reports whether the server has exited.
 func (r *Redis) Exited() bool {
-	select {
-	case <-r.done:
-		return true
-	default:
-		return false
-	}
+	exited, _ := r.p.Exited()
+	return exited
 }
 
-// Stop ends the server by its PID: SIGTERM (with persistence off it exits
-// without writing anything), and SIGKILL after a grace period; it waits for
-// the exit and is safe to call more than once.
+// Stop ends the server (SIGTERM: with persistence off it exits without
+// writing anything; SIGKILL after StopGrace) and waits for it; it is safe
+// to call more than once, and on a nil Redis.
 func (r *Redis) Stop() {
-	if r == nil || r.Exited() {
-		return
-	}
-	p := r.cmd.Process
-	_ = p.Signal(syscall.SIGTERM)
-	select {
-	case <-r.done:
-	case <-time.After(redisStopGrace):
-		_ = p.Kill()
-		<-r.done
+	if r != nil {
+		r.p.Stop()
 	}
 }
 
@@ -268,20 +206,15 @@ func MustRedis(t testing.TB) *Redis {
 	if _, err := LookRedis(); err != nil {
 		t.Skipf("%v (Debian: apt-get install -y redis-server); skipping the test that needs Redis", err)
 	}
-	// Another process may take the free port before redis-server binds
-	// it; a server that exits at once is retried on a new port.
-	for attempt := 1; ; attempt++ {
-		port, err := FreePort()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := StartRedis(nil, port, nil, 10*time.Second)
-		if err == nil {
-			t.Cleanup(r.Stop)
-			return r
-		}
-		if attempt == 3 {
-			t.Fatal(err)
-		}
+	var port int
+	p, err := StartOnFreePort(context.Background(), func(free int) (Spec, error) {
+		port = free
+		return RedisSpec(nil, free, nil)
+	}, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
 	}
+	r := NewRedis(p, port)
+	t.Cleanup(r.Stop)
+	return r
 }

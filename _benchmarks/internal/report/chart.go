@@ -33,15 +33,26 @@ func (e minMaxErrors) YError(i int) (float64, float64) {
 }
 
 // WriteChart draws the requests per second of c's measured apps into the PNG
-// file path. The baseline's bar is drawn in a distinct colour.
+// file path, every stack that was measured included. The baseline's bar is
+// drawn in a distinct colour; a skipped or failed app keeps its place, with
+// no bar and "skipped" or "failed" written where the bar would be.
 func WriteChart(c *Comparison, path string) error {
 	var bars []bar
+	measured := false
 	for i := range c.Apps {
 		a := &c.Apps[i]
-		if a.Summary == nil {
-			continue
+		switch {
+		case a.Summary != nil:
+			measured = true
+			bars = append(bars, bar{name: Label(a.Name), spread: a.Summary.RequestsPerSec, base: a.Name == c.Baseline})
+		case a.Skipped != "":
+			bars = append(bars, bar{name: Label(a.Name), note: "skipped"})
+		case a.Failed != "":
+			bars = append(bars, bar{name: Label(a.Name), note: "failed"})
 		}
-		bars = append(bars, bar{name: Label(a.Name), spread: a.Summary.RequestsPerSec, base: a.Name == c.Baseline})
+	}
+	if !measured {
+		return ErrNoData
 	}
 	title := fmt.Sprintf("%s: %s %s, requests/s (median, min-max)", c.title(), c.Method, c.Path)
 	return drawBars(bars, title, "requests per second", func(v float64) string { return fmt.Sprintf("%.0f", v) }, true, path)
@@ -72,11 +83,35 @@ func (c *Comparison) title() string {
 	return c.Name + " (" + c.Variant + ")"
 }
 
-// bar is one bar of a chart: its height is spread.Median.
+// bar is one bar of a chart: its height is spread.Median. A bar with a
+// note (an app that was not measured) has no height and shows the note.
 type bar struct {
 	name   string
 	spread Spread
 	base   bool
+	note   string
+}
+
+// wholeTicks labels the value axis with whole numbers only (requests per
+// second, instructions): the default ticks, with the labels of any
+// fractional tick removed and the others printed without exponent or
+// decimals.
+type wholeTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (wholeTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label == "" {
+			continue
+		}
+		if v := ticks[i].Value; v == math.Trunc(v) {
+			ticks[i].Label = fmt.Sprintf("%.0f", v)
+		} else {
+			ticks[i].Label = ""
+		}
+	}
+	return ticks
 }
 
 // drawBars draws one bar per entry with its value above it, and min-max
@@ -141,9 +176,15 @@ func drawBars(bars []bar, title, yLabel string, label func(float64) string, with
 	labels := make([]string, len(vals))
 	for i, v := range vals {
 		labels[i] = label(v)
+		if bars[i].note != "" {
+			labels[i] = bars[i].note
+		}
 		top = math.Max(top, spreads[i].Max)
 	}
 	p.Y.Max = top * 1.15
+	if top >= 10 {
+		p.Y.Tick.Marker = wholeTicks{} // counts: whole numbers on the axis
+	}
 	lxy := make(plotter.XYs, len(vals))
 	for i, v := range vals {
 		lxy[i] = plotter.XY{X: float64(i), Y: math.Max(v, spreads[i].Max) + top*0.02}

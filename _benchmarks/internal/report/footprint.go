@@ -147,8 +147,9 @@ const footprintExplained = "Cold start is the time from exec of the server (pinn
 	"installed apart. RSS is the resident memory of all the app's processes, right after its first response (median " +
 	"over the starts) and after the warm-up load. The latency runs measure a warm server that is not saturated: one " +
 	"with as many connections as server CPUs (as Nuclio's `wrk -c <cores>`), and one at a fixed rate (bombardier -r) " +
-	"of about half the slowest app's throughput; bombardier times each request from its sending, so queueing behind a " +
-	"slow request is not charged to the requests that were due meanwhile.\n\n"
+	"of about half the slowest app's throughput with the comparison's connections. bombardier paces -r in 10 ms steps " +
+	"(each releases rate/100 requests at once) and times a request from its sending; with many connections, requests " +
+	"that fall due while the server stalls still go out on idle connections and are charged the stall.\n\n"
 
 // writeFootprintMarkdown writes the body of a footprint report.
 func writeFootprintMarkdown(b *strings.Builder, res *Results, chartFile map[string]string) {

@@ -35,8 +35,7 @@ func writeInstructionsMarkdown(b *strings.Builder, res *Results, chartFile map[s
 	fmt.Fprintf(b, "Measured from %s to %s with:\n\n", res.StartedAt.UTC().Format(time.RFC3339), res.FinishedAt.UTC().Format(time.RFC3339))
 	fmt.Fprintf(b, "```sh\n%s\n```\n\n", res.Command)
 	m, v, s := res.Machine, res.Versions, res.Settings
-	fmt.Fprintf(b, "- Machine: %s, %d cores, %s, kernel %s, %s, %s RAM\n",
-		orUnknown(m.CPUModel), m.Cores, orUnknown(m.OS), orUnknown(m.Kernel), m.Arch, formatBytes(m.MemTotalBytes))
+	b.WriteString(machineLine(m))
 	fmt.Fprintf(b, "- Versions: Go %s; valgrind %s; bombardier %s\n", orNotFound(v.Go), orNotFound(v.Valgrind), orNotFound(v.Bombardier))
 	if is := s.Instructions; is != nil {
 		fmt.Fprintf(b, "- Each Go app ran as `%s <app>` with %s in its environment; once its response was verified it got %d warm-up "+
@@ -50,7 +49,7 @@ func writeInstructionsMarkdown(b *strings.Builder, res *Results, chartFile map[s
 	}
 	gmp := "Go default"
 	if s.GOMAXPROCS > 0 {
-		gmp = fmt.Sprint(s.GOMAXPROCS)
+		gmp = gomaxprocsString(s)
 	}
 	fmt.Fprintf(b, "- CPUs: %s; GOMAXPROCS %s\n\n", pin, gmp)
 	b.WriteString(instructionsExplained)

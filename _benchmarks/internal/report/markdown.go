@@ -16,10 +16,15 @@ import (
 	"time"
 )
 
-// tableHeader is the column list of every comparison table.
+// QuickBanner is the first line of every report of a -quick run.
+const QuickBanner = "**A quick smoke test: not to be cited.** (`-quick`: one short run per app, so every " +
+	"range is degenerate; it checks that the pipeline works, not how fast anything is.)"
+
+// tableHeader is the column list of every comparison table; the last
+// column's header names the baseline (row ÷ <baseline>).
 var tableHeader = []string{
-	"Name", "Throughput", "Reqs/sec", "Latency", "Time To Complete", "Total Requests",
-	"p99", "Peak RSS", "CPU s/run", "Lines of code", "Baseline ÷ row (req/s)",
+	"Name", "Throughput", "Reqs/sec", "Latency (ms)", "Time To Complete", "Total Requests",
+	"p99 (ms)", "Peak RSS", "CPU s/run", "Lines of code", "Row ÷ baseline (req/s)",
 }
 
 // WriteMarkdown writes RESULTS.md for res. chartFile maps a comparison key to
@@ -27,6 +32,9 @@ var tableHeader = []string{
 // entry get no image.
 func WriteMarkdown(w io.Writer, res *Results, chartFile map[string]string) error {
 	var b strings.Builder
+	if res.Settings.Quick {
+		b.WriteString(QuickBanner + "\n\n")
+	}
 	if res.Measures(MeasureFootprint) {
 		writeFootprintMarkdown(&b, res, chartFile)
 		writeFailures(&b, res)
@@ -46,8 +54,10 @@ func WriteMarkdown(w io.Writer, res *Results, chartFile map[string]string) error
 	b.WriteString("Reqs/sec is bombardier's mean requests per second, Latency its mean latency, p99 the 99th percentile; " +
 		"every figure is the median over the runs of an app. Peak RSS is the server's peak resident memory " +
 		"(all its processes), CPU s/run the user+system CPU seconds the server spent per run. " +
-		"Baseline ÷ row is the baseline's requests per second divided by the row's, computed per round and shown as " +
-		"median (min–max over rounds): above 1 means the baseline served more requests per second.\n\n")
+		"Latencies are in milliseconds. Row ÷ baseline is the row's requests per second divided by the baseline's, " +
+		"computed per round (both measured in the same round) and shown as median (min–max over rounds): above 1 means " +
+		"the row served more requests per second than the baseline. Where that median and the ratio of the two " +
+		"medians fall on different sides of 1, the cell also gives the ratio of medians and every round's ratio.\n\n")
 	for i := range res.Comparisons {
 		writeComparison(&b, &res.Comparisons[i], chartFile[res.Comparisons[i].Key()])
 	}
@@ -68,8 +78,7 @@ func writeFailures(b *strings.Builder, res *Results) {
 
 func writeEnvironment(b *strings.Builder, res *Results) {
 	m, v, s := res.Machine, res.Versions, res.Settings
-	fmt.Fprintf(b, "- Machine: %s, %d cores, %s, kernel %s, %s, %s RAM\n",
-		orUnknown(m.CPUModel), m.Cores, orUnknown(m.OS), orUnknown(m.Kernel), m.Arch, formatBytes(m.MemTotalBytes))
+	b.WriteString(machineLine(m))
 	dotnet := orNotFound(v.Dotnet)
 	if v.Dotnet != "" {
 		dotnet = "SDK " + v.Dotnet + ", runtime " + orUnknown(v.DotnetRuntime) + ", ASP.NET Core " + orUnknown(v.AspNetCore)
@@ -93,11 +102,7 @@ func writeEnvironment(b *strings.Builder, res *Results) {
 	if !s.Pinned {
 		pin = "not pinned: " + s.PinNote
 	}
-	gmp := "Go default"
-	if s.GOMAXPROCS > 0 {
-		gmp = fmt.Sprint(s.GOMAXPROCS)
-	}
-	fmt.Fprintf(b, "- CPUs: %s; GOMAXPROCS %s; Node.js workers %d\n", pin, gmp, s.NodeWorkers)
+	fmt.Fprintf(b, "- CPUs: %s; GOMAXPROCS %s; Node.js workers %d\n", pin, gomaxprocsString(s), s.NodeWorkers)
 	prof := s.Profile
 	if c := s.Constraint; c != nil {
 		if c.Applied {
@@ -169,7 +174,7 @@ func writeComparison(b *strings.Builder, c *Comparison, chart string) {
 	}
 	b.WriteString("\n\n")
 	header := append([]string(nil), tableHeader...)
-	header[len(header)-1] = c.Baseline + " ÷ row (req/s)"
+	header[len(header)-1] = "Row ÷ " + c.Baseline + " (req/s)"
 	writeRow(b, header)
 	sep := make([]string, len(tableHeader))
 	for i := range sep {
@@ -208,11 +213,11 @@ func appRow(c *Comparison, a *App) []string {
 	}
 	s := a.Summary
 	row[1] = formatBytes(int64(s.ThroughputBytesPerSec)) + "/s"
-	row[2] = fmt.Sprintf("%.2f", s.RequestsPerSec.Median)
-	row[3] = formatMicros(s.LatencyMeanMicros)
+	row[2] = fmt.Sprintf("%.0f", s.RequestsPerSec.Median)
+	row[3] = latencyMillis(s.LatencyMeanMicros)
 	row[4] = formatSeconds(s.TimeTakenSeconds)
 	row[5] = fmt.Sprint(s.TotalRequests)
-	row[6] = formatMicros(s.LatencyP99Micros)
+	row[6] = latencyMillis(s.LatencyP99Micros)
 	row[7] = formatBytes(s.PeakRSSBytes)
 	row[8] = fmt.Sprintf("%.2f", s.CPUSecondsPerRun)
 	if a.LinesOfCode > 0 {
@@ -221,9 +226,8 @@ func appRow(c *Comparison, a *App) []string {
 	switch {
 	case a.Name == c.Baseline:
 		row[10] = "1 (baseline)"
-	case s.BaselineRatioToThisApp != nil:
-		r := s.BaselineRatioToThisApp
-		row[10] = fmt.Sprintf("%.2f (%.2f–%.2f)", r.Median, r.Min, r.Max)
+	case s.RatioToBaseline != nil:
+		row[10] = ratioCell(s.RatioToBaseline, s.RequestsPerSec.Median, baselineMedian(c))
 	default:
 		row[10] = "n/a: " + c.Baseline + " not measured"
 	}
@@ -231,6 +235,38 @@ func appRow(c *Comparison, a *App) []string {
 		row[2] += fmt.Sprintf(" (%d non-2xx, %d errors)", s.NonSuccess, s.SocketErrors)
 	}
 	return row
+}
+
+// baselineMedian returns the median requests per second of c's baseline,
+// or 0 when it was not measured.
+func baselineMedian(c *Comparison) float64 {
+	for i := range c.Apps {
+		if a := &c.Apps[i]; a.Name == c.Baseline && a.Summary != nil {
+			return a.Summary.RequestsPerSec.Median
+		}
+	}
+	return 0
+}
+
+// ratioCell formats a per-round ratio (row ÷ baseline) as "median
+// (min–max)". When the ratio of the medians (rowMedian ÷ baseMedian) lies on
+// the other side of 1 than the median of the per-round ratios, the two
+// disagree on which app was faster, and the cell adds the ratio of medians
+// and every round's ratio so the reader sees why.
+func ratioCell(r *Ratio, rowMedian, baseMedian float64) string {
+	cell := fmt.Sprintf("%.2f (%.2f–%.2f)", r.Median, r.Min, r.Max)
+	if baseMedian <= 0 {
+		return cell
+	}
+	ofMedians := rowMedian / baseMedian
+	if (r.Median-1)*(ofMedians-1) >= 0 {
+		return cell
+	}
+	rounds := make([]string, len(r.PerRound))
+	for i, v := range r.PerRound {
+		rounds[i] = fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%s; ratio of medians %.2f; per round %s", cell, ofMedians, strings.Join(rounds, ", "))
 }
 
 func writeRow(b *strings.Builder, cells []string) {
@@ -258,6 +294,45 @@ func orUnknown(s string) string {
 	return s
 }
 
+// machineLine is the "- Machine:" line of a report: CPU model, cores,
+// whether it is a VM, OS, kernel, architecture, memory and CPU governor.
+func machineLine(m Machine) string {
+	return fmt.Sprintf("- Machine: %s, %d cores, %s, %s, kernel %s, %s, %s RAM, CPU governor %s\n",
+		orUnknown(m.CPUModel), m.Cores, machineKind(m), orUnknown(m.OS), orUnknown(m.Kernel), m.Arch, formatBytes(m.MemTotalBytes),
+		orNotReadable(m.Governor))
+}
+
+// machineKind says whether the machine is a VM (the hypervisor CPU flag).
+func machineKind(m Machine) string {
+	switch {
+	case m.VM && m.Hypervisor != "":
+		return "virtual machine (" + m.Hypervisor + ")"
+	case m.VM:
+		return "virtual machine"
+	default:
+		return "no hypervisor flag (bare metal)"
+	}
+}
+
+// gomaxprocsString states the Go apps' GOMAXPROCS and where it came from.
+func gomaxprocsString(s Settings) string {
+	switch {
+	case s.GOMAXPROCS == 0:
+		return "Go default"
+	case s.GOMAXPROCSSet:
+		return fmt.Sprintf("%d (-gomaxprocs)", s.GOMAXPROCS)
+	default:
+		return fmt.Sprintf("%d (Go's default for the server CPUs)", s.GOMAXPROCS)
+	}
+}
+
+func orNotReadable(s string) string {
+	if s == "" {
+		return "not readable"
+	}
+	return s
+}
+
 func orNotFound(s string) string {
 	if s == "" {
 		return "not found"
@@ -280,7 +355,21 @@ func formatBytes(n int64) string {
 	return fmt.Sprintf("%.2f %s", f, units[i])
 }
 
-// formatMicros formats a latency given in microseconds.
+// latencyMillis formats a latency given in microseconds in milliseconds,
+// the one latency unit of every table (the header says "ms"), with two
+// decimals, or three below a millisecond.
+func latencyMillis(us float64) string {
+	if math.IsNaN(us) || us <= 0 {
+		return "–"
+	}
+	if us < 1e3 {
+		return fmt.Sprintf("%.3f", us/1e3)
+	}
+	return fmt.Sprintf("%.2f", us/1e3)
+}
+
+// formatMicros formats a latency given in microseconds, in the unit that
+// suits it (µs, ms or s).
 func formatMicros(us float64) string {
 	if math.IsNaN(us) || us <= 0 {
 		return "–"

@@ -4,6 +4,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -198,8 +199,9 @@ func TestWriteDir(t *testing.T) {
 		"| gin | failed: verify: body differs \\| see log |",
 		"| vireo | ",
 		"1 (baseline)",
-		"| 2.00 (2.00–3.00) |",
-		"vireo ÷ row (req/s)",
+		"| 0.50 (0.33–0.50) |",
+		"Row ÷ vireo (req/s)",
+		"| Latency (ms) |",
 		"![simple: requests per second](simple.png)",
 		"## sessions (cookie-keeping): GET /setget",
 		"Cookies: bombardier -H 'Cookie: ...'.",
@@ -244,6 +246,10 @@ func TestFormat(t *testing.T) {
 		{formatMicros(1010), "1.01ms"},
 		{formatMicros(850), "850.00µs"},
 		{formatMicros(2.5e6), "2.50s"},
+		{latencyMillis(1010), "1.01"},
+		{latencyMillis(850), "0.850"},
+		{latencyMillis(2.5e6), "2500.00"},
+		{latencyMillis(0), "–"},
 		{formatSeconds(8.123), "8.12s"},
 		{formatSeconds(0.0465), "46ms"},
 	}
@@ -251,5 +257,88 @@ func TestFormat(t *testing.T) {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
 		}
+	}
+}
+
+// TestRatioCell checks the ratio cell: median and range, and the ratio of
+// medians with every round's ratio where the two disagree about which app
+// was faster.
+func TestRatioCell(t *testing.T) {
+	tests := []struct {
+		name            string
+		r               Ratio
+		row, base, want string
+	}{
+		{"agree", Ratio{PerRound: []float64{1.1, 1.2, 1.3}, Median: 1.2, Min: 1.1, Max: 1.3}, "120", "100", "1.20 (1.10–1.30)"},
+		{"disagree", Ratio{PerRound: []float64{0.9, 1.05, 1.1}, Median: 1.05, Min: 0.9, Max: 1.1}, "98", "100",
+			"1.05 (0.90–1.10); ratio of medians 0.98; per round 0.90, 1.05, 1.10"},
+		{"no baseline median", Ratio{PerRound: []float64{0.9}, Median: 0.9, Min: 0.9, Max: 0.9}, "90", "0", "0.90 (0.90–0.90)"},
+	}
+	for _, tt := range tests {
+		var row, base float64
+		fmt.Sscan(tt.row, &row)
+		fmt.Sscan(tt.base, &base)
+		if got := ratioCell(&tt.r, row, base); got != tt.want {
+			t.Errorf("%s: ratioCell = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestQuickBanner checks that a -quick report says in its first line that
+// it is a smoke test, and that a full report does not.
+func TestQuickBanner(t *testing.T) {
+	for _, quick := range []bool{true, false} {
+		res := &Results{Settings: Settings{Quick: quick}}
+		var b strings.Builder
+		if err := WriteMarkdown(&b, res, nil); err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(b.String(), "\n")
+		if got := first == QuickBanner; got != quick {
+			t.Errorf("quick=%v: first line %q", quick, first)
+		}
+	}
+}
+
+// TestWholeTicks checks the value axis of the charts: whole numbers, no
+// exponent, no fractional labels.
+func TestWholeTicks(t *testing.T) {
+	for _, max := range []float64{150000, 1234567, 37} {
+		labelled := 0
+		for _, tick := range (wholeTicks{}).Ticks(0, max) {
+			if tick.Label == "" {
+				continue
+			}
+			labelled++
+			if tick.Value != math.Trunc(tick.Value) || strings.ContainsAny(tick.Label, "e.") {
+				t.Errorf("max %v: tick %v labelled %q", max, tick.Value, tick.Label)
+			}
+		}
+		if labelled < 2 {
+			t.Errorf("max %v: %d labelled ticks", max, labelled)
+		}
+	}
+}
+
+// TestChartMarksSkipped draws a chart with a measured, a skipped and a
+// failed app: it is written (the unmeasured apps do not make it fail), and a
+// comparison without any measured app gives ErrNoData.
+func TestChartMarksSkipped(t *testing.T) {
+	run := Run{Round: 1}
+	c := &Comparison{Name: "simple", Method: "GET", Path: "/", Baseline: "vireo", Apps: []App{
+		{Name: "vireo", Runs: []Run{run}, Summary: &Summary{RequestsPerSec: Spread{Median: 100, Min: 90, Max: 110}}},
+		{Name: "netcore", Skipped: "dotnet not found"},
+		{Name: "gin", Failed: "verify"},
+	}}
+	path := filepath.Join(t.TempDir(), "simple.png")
+	if err := WriteChart(c, path); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		t.Fatalf("chart not written: %v", err)
+	}
+	c.Apps = c.Apps[1:]
+	if err := WriteChart(c, path); err != ErrNoData {
+		t.Errorf("no measured app: err = %v, want ErrNoData", err)
 	}
 }

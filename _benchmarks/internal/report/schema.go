@@ -69,22 +69,27 @@ type Settings struct {
 	// Requests is the -n of every run when set on the command line; zero
 	// means each comparison's own count (see Comparison.Requests) or, when
 	// Duration is set, a timed run.
-	Requests     int64    `json:"requests,omitempty"`
-	Duration     string   `json:"duration,omitempty"`
-	Warmup       string   `json:"warmup"`
-	Timeout      string   `json:"timeout"`
-	ServerCPUs   string   `json:"serverCPUs"`
-	LoadCPUs     string   `json:"loadCPUs"`
-	Pinned       bool     `json:"pinned"`
-	PinNote      string   `json:"pinNote,omitempty"`
-	GOMAXPROCS   int      `json:"gomaxprocs"`  // 0: the Go default (CPUs in the affinity mask)
-	NodeWorkers  int      `json:"nodeWorkers"` // WORKERS for Node apps
-	Baseline     string   `json:"baseline"`
-	Apps         []string `json:"apps,omitempty"` // app filter, empty for all
-	Profile      string   `json:"profile"`        // "default" or "constrained"
-	Constraint   *Limit   `json:"constraint,omitempty"`
-	BasePort     int      `json:"basePort"`
-	CookieMethod string   `json:"cookieMethod,omitempty"`
+	Requests   int64  `json:"requests,omitempty"`
+	Duration   string `json:"duration,omitempty"`
+	Warmup     string `json:"warmup"`
+	Timeout    string `json:"timeout"`
+	ServerCPUs string `json:"serverCPUs"`
+	LoadCPUs   string `json:"loadCPUs"`
+	Pinned     bool   `json:"pinned"`
+	PinNote    string `json:"pinNote,omitempty"`
+	// GOMAXPROCS is the value the Go apps ran with: -gomaxprocs when
+	// GOMAXPROCSSet, else Go's default for the server CPUs (and, since Go
+	// 1.25, the cgroup CPU limit of the constrained profile). Version 2
+	// files before it was recorded hold 0 for "Go's default".
+	GOMAXPROCS    int      `json:"gomaxprocs"`
+	GOMAXPROCSSet bool     `json:"gomaxprocsSet,omitempty"`
+	NodeWorkers   int      `json:"nodeWorkers"` // WORKERS for Node apps
+	Baseline      string   `json:"baseline"`
+	Apps          []string `json:"apps,omitempty"` // app filter, empty for all
+	Profile       string   `json:"profile"`        // "default" or "constrained"
+	Constraint    *Limit   `json:"constraint,omitempty"`
+	BasePort      int      `json:"basePort"`
+	CookieMethod  string   `json:"cookieMethod,omitempty"`
 	// DotnetProperties are the extra MSBuild properties of every dotnet
 	// publish (-dotnet-property), such as PublishReadyToRun=true.
 	DotnetProperties []string `json:"dotnetProperties,omitempty"`
@@ -123,8 +128,16 @@ type Limit struct {
 
 // Machine describes the host the run measured.
 type Machine struct {
-	CPUModel      string `json:"cpuModel"`
-	Cores         int    `json:"cores"`
+	CPUModel string `json:"cpuModel"`
+	Cores    int    `json:"cores"`
+	// VM is set when the CPU flags include "hypervisor" (the machine is a
+	// virtual machine); Hypervisor names it where the system says
+	// (systemd-detect-virt or /sys/class/dmi/id/sys_vendor).
+	VM         bool   `json:"vm"`
+	Hypervisor string `json:"hypervisor,omitempty"`
+	// Governor is CPU 0's cpufreq scaling governor, "" where not readable
+	// (often the case in VMs).
+	Governor      string `json:"governor,omitempty"`
 	OS            string `json:"os"`
 	Kernel        string `json:"kernel"`
 	Arch          string `json:"arch"`

@@ -94,7 +94,9 @@ func loadString(p *planned) string {
 }
 
 // ports returns n ports for a comparison's apps: consecutive from BasePort,
-// or free ones when BasePort is zero.
+// or free ones when BasePort is zero. Free ports come from
+// benchtest.FreePort, which never hands out a port twice in a process, so
+// no two apps or redis-servers of a run get the same one.
 func (s *session) ports(n int) ([]int, error) {
 	ports := make([]int, n)
 	for i := range ports {
@@ -110,6 +112,10 @@ func (s *session) ports(n int) ([]int, error) {
 	}
 	return ports, nil
 }
+
+// maxStartAttempts bounds the starts of an app on a free port that another
+// process took before the app bound it.
+const maxStartAttempts = 3
 
 // excluded marks lv failed, records why, and stops its server.
 func (s *session) excluded(lv *live, reason, detail string) {
@@ -157,18 +163,30 @@ func (s *session) start(ctx context.Context, p *planned, lv *live, port int) (bo
 		}
 		env = append(env, cg.env()...)
 	}
-	logFile, err := os.Create(filepath.Join(s.logDir, p.key()+"-"+lv.app.name+".log"))
-	if err != nil {
-		return false, err
+	var proc *Proc
+	var err error
+	for attempt := 1; ; attempt++ {
+		logFile, ferr := os.Create(filepath.Join(s.logDir, p.key()+"-"+lv.app.name+".log"))
+		if ferr != nil {
+			return false, ferr
+		}
+		// Start closes the log once the process has exited or failed.
+		s.logf("start  %-24s on :%d", lv.app.name, port)
+		proc, err = s.group.Start(ctx, ProcSpec{Name: lv.app.name, Argv: argv, Env: env, Dir: lv.app.dir, Port: port, Log: logFile}, s.cfg.StartTimeout)
+		if err == nil || s.cfg.BasePort > 0 || attempt == maxStartAttempts || !benchtest.AddressInUse(err.Error()) || ctx.Err() != nil {
+			break
+		}
+		// Another process took the free port first: try a new one.
+		s.logf("retry  %-24s port %d was taken: %s", lv.app.name, port, firstLine(err.Error()))
+		var perr error
+		if port, perr = benchtest.FreePort(); perr != nil {
+			return false, perr
+		}
 	}
-	// Start closes the log once the process has exited.
-	s.logf("start  %-24s on :%d", lv.app.name, port)
-	proc, err := s.group.Start(ctx, ProcSpec{Name: lv.app.name, Argv: argv, Env: env, Dir: lv.app.dir, Port: port, Log: logFile}, s.cfg.StartTimeout)
 	if err != nil {
 		if cg != nil {
 			cg.remove()
 		}
-		logFile.Close()
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}

@@ -151,15 +151,13 @@ func Instructions(ctx context.Context, cfg Config) (*report.Results, report.File
 	defer s.stopRedis() // after the apps, which StopAll stops first
 	defer s.group.StopAll()
 
-	res := &report.Results{StartedAt: time.Now().UTC(), Command: cfg.Command, Machine: machineInfo(), Versions: versions(ctx)}
-	s.pin = newPinning(cfg.ServerCPUs, cfg.LoadCPUs)
-	res.Settings = s.settings()
+	res, err := s.begin(ctx)
+	if err != nil {
+		return nil, files, err
+	}
 	res.Settings.Measure = report.MeasureInstructions
 	res.Settings.Mode, res.Settings.Repeats = ModeSequential, 1
 	res.Settings.Warmup = fmt.Sprintf("%d requests", cfg.WarmupRequests)
-	if !s.pin.pinned() {
-		s.logf("WARNING: not pinning CPUs: %s", s.pin.note)
-	}
 
 	valgrind, control, vgErr := lookValgrind()
 	vgArgs := []string{valgrind, "--tool=callgrind"}
@@ -183,25 +181,12 @@ func Instructions(ctx context.Context, cfg Config) (*report.Results, report.File
 		res.Versions.Valgrind = strings.TrimPrefix(toolVersion(ctx, valgrind, "--version"), "valgrind-")
 	}
 
-	s.logDir = filepath.Join(cfg.OutDir, "logs")
 	dumpDir := filepath.Join(cfg.OutDir, "callgrind")
-	for _, d := range []string{s.logDir, dumpDir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, files, err
-		}
-	}
-	s.logf("build  bombardier (%s, pinned by go.sum)", bombardierPackage)
-	bin, version, err := buildBombardier(ctx, cfg.Root)
-	if err != nil {
+	if err := os.MkdirAll(dumpDir, 0o755); err != nil {
 		return nil, files, err
 	}
-	res.Versions.Bombardier = version
-	s.load = &loader{bin: bin, prefix: s.pin.load}
-	if err := s.buildApps(ctx, plan); err != nil {
+	if err := s.buildAll(ctx, plan, res); err != nil {
 		return nil, files, err
-	}
-	if err := s.pin.pinSelf(ctx, cfg.LoadCPUs); err != nil {
-		s.logf("WARNING: %v", err)
 	}
 
 	cg := &counter{s: s, valgrind: vgArgs, control: control, dir: dumpDir, outDir: cfg.OutDir}

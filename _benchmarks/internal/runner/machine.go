@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,12 +24,13 @@ import (
 func machineInfo() report.Machine {
 	m := report.Machine{Cores: runtime.NumCPU(), Arch: runtime.GOARCH}
 	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(data), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				m.CPUModel = strings.TrimSpace(v)
-				break
-			}
-		}
+		m.CPUModel, m.VM = parseCPUInfo(string(data))
+	}
+	if m.VM {
+		m.Hypervisor = hypervisor()
+	}
+	if data, err := os.ReadFile("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"); err == nil {
+		m.Governor = strings.TrimSpace(string(data))
 	}
 	if data, err := os.ReadFile("/etc/os-release"); err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
@@ -52,6 +54,43 @@ func machineInfo() report.Machine {
 		}
 	}
 	return m
+}
+
+// parseCPUInfo returns the first CPU's model name from /proc/cpuinfo and
+// whether its flags include "hypervisor", which CPUs set when they run
+// under a hypervisor.
+func parseCPUInfo(cpuinfo string) (model string, vm bool) {
+	for _, line := range strings.Split(cpuinfo, "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		switch strings.TrimSpace(k) {
+		case "model name":
+			if model == "" {
+				model = strings.TrimSpace(v)
+			}
+		case "flags":
+			if slices.Contains(strings.Fields(v), "hypervisor") {
+				vm = true
+			}
+		}
+	}
+	return model, vm
+}
+
+// hypervisor names the hypervisor of a VM: systemd-detect-virt's answer,
+// else the DMI system vendor, else "".
+func hypervisor() string {
+	if out, err := exec.Command("systemd-detect-virt", "--vm").Output(); err == nil {
+		if v := strings.TrimSpace(string(out)); v != "" && v != "none" {
+			return v
+		}
+	}
+	if data, err := os.ReadFile("/sys/class/dmi/id/sys_vendor"); err == nil {
+		return strings.TrimSpace(string(data))
+	}
+	return ""
 }
 
 // toolVersion runs a version command and returns its first line, or "" when

@@ -1,6 +1,7 @@
 // Redis for the sessions-redis comparison: each app of a comparison whose
 // endpoint says "redis" gets a redis-server of its own, started right
-// before the app on a free loopback port with no persistence, pinned to the
+// before the app on a free loopback port (never one handed to another
+// process of the run: benchtest.FreePort) with no persistence, pinned to the
 // server CPUs (the store is part of the server side), and given to the app
 // as REDIS_ADDR. One server per app keeps the apps' data sets and Redis CPU
 // apart: in interleaved mode a paused app's Redis sits idle while another
@@ -45,19 +46,26 @@ func (s *session) startRedis(ctx context.Context, key, app string) (*benchtest.R
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
-	port, err := benchtest.FreePort()
+	// A port another process took before redis-server bound it is
+	// retried on a new one; the log file is rewritten for each attempt
+	// and closed once its server has exited.
+	var port int
+	proc, err := benchtest.StartOnFreePort(ctx, func(free int) (benchtest.Spec, error) {
+		port = free
+		log, err := os.Create(filepath.Join(s.logDir, key+"-"+app+"-redis.log"))
+		if err != nil {
+			return benchtest.Spec{}, err
+		}
+		spec, err := benchtest.RedisSpec(s.pin.server, free, log)
+		if err != nil {
+			log.Close()
+		}
+		return spec, err
+	}, redisStartTimeout)
 	if err != nil {
 		return nil, "", err
 	}
-	log, err := os.Create(filepath.Join(s.logDir, key+"-"+app+"-redis.log"))
-	if err != nil {
-		return nil, "", err
-	}
-	// StartRedis closes the log once the server has exited.
-	r, err := benchtest.StartRedis(s.pin.server, port, log, redisStartTimeout)
-	if err != nil {
-		return nil, "", err
-	}
+	r := benchtest.NewRedis(proc, port)
 	s.redis = append(s.redis, r)
 	if s.redisVersion == "" {
 		s.redisVersion = benchtest.RedisVersion()

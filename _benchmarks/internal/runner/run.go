@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -26,6 +27,7 @@ var ErrFailed = errors.New("runner: run failed")
 type session struct {
 	cfg      *Config
 	contract *benchtest.Contract
+	plan     []planned
 	group    *Group
 	pin      pinning
 	lim      *limiter
@@ -67,7 +69,7 @@ func newSession(cfg *Config) (*session, []planned, error) {
 		return nil, nil, err
 	}
 	s := &session{
-		cfg: cfg, contract: contract, group: &Group{},
+		cfg: cfg, contract: contract, group: &Group{}, plan: plan,
 		apps: map[string]*app{}, skipped: map[string]string{}, failed: map[string]string{},
 		loc: map[string]int{}, files: map[string][]string{},
 		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}},
@@ -146,6 +148,29 @@ func Run(ctx context.Context, cfg Config) (*report.Results, report.Files, error)
 	defer s.stopRedis() // after the apps, which StopAll stops first
 	defer s.group.StopAll()
 
+	res, err := s.begin(ctx)
+	if err != nil {
+		return nil, files, err
+	}
+	if err := s.buildAll(ctx, plan, res); err != nil {
+		return nil, files, err
+	}
+	for i := range plan {
+		c, err := s.runComparison(ctx, &plan[i])
+		if err != nil {
+			return nil, files, err
+		}
+		res.Comparisons = append(res.Comparisons, c)
+	}
+	return s.finish(res, s.printSummary)
+}
+
+// begin is the first half of the setup every kind of run shares (Run,
+// Instructions): it starts the report with the machine, the versions and
+// the settings, sets up the CPU pinning (and the limits of the constrained
+// profile), creates the log directory and builds bombardier.
+func (s *session) begin(ctx context.Context) (*report.Results, error) {
+	cfg := s.cfg
 	res := &report.Results{StartedAt: time.Now().UTC(), Command: cfg.Command, Machine: machineInfo(), Versions: versions(ctx)}
 	s.pin = newPinning(cfg.ServerCPUs, cfg.LoadCPUs)
 	res.Settings = s.settings()
@@ -157,44 +182,42 @@ func Run(ctx context.Context, cfg Config) (*report.Results, report.Files, error)
 		} else {
 			s.logf("constrained profile: %d%% of a CPU, %d MiB via %s", cfg.CPUQuotaPercent, cfg.MemoryMax>>20, s.lim.method)
 		}
+		res.Settings.GOMAXPROCS = s.gomaxprocs()
 	}
 	if !s.pin.pinned() {
 		s.logf("WARNING: not pinning CPUs: %s", s.pin.note)
 	}
 	s.logDir = filepath.Join(cfg.OutDir, "logs")
 	if err := os.MkdirAll(s.logDir, 0o755); err != nil {
-		return nil, files, err
+		return nil, err
 	}
-
 	s.logf("build  bombardier (%s, pinned by go.sum)", bombardierPackage)
 	bin, version, err := buildBombardier(ctx, cfg.Root)
 	if err != nil {
-		return nil, files, err
+		return nil, err
 	}
 	res.Versions.Bombardier = version
 	s.load = &loader{bin: bin, prefix: s.pin.load}
+	return res, nil
+}
 
+// buildAll is the second half of the shared setup: it builds every app of
+// the plan that is not skipped, records the Express version, and then moves
+// the runner onto the load CPUs (after the builds, which should use every
+// CPU).
+func (s *session) buildAll(ctx context.Context, plan []planned, res *report.Results) error {
 	if err := s.buildApps(ctx, plan); err != nil {
-		return nil, files, err
+		return err
 	}
 	for _, a := range s.apps {
 		if v := a.deps["express"]; v != "" && res.Versions.Express == "" {
 			res.Versions.Express = v
 		}
 	}
-
-	// After the builds, which should use every CPU.
-	if err := s.pin.pinSelf(ctx, cfg.LoadCPUs); err != nil {
+	if err := s.pin.pinSelf(ctx, s.cfg.LoadCPUs); err != nil {
 		s.logf("WARNING: %v", err)
 	}
-	for i := range plan {
-		c, err := s.runComparison(ctx, &plan[i])
-		if err != nil {
-			return nil, files, err
-		}
-		res.Comparisons = append(res.Comparisons, c)
-	}
-	return s.finish(res, s.printSummary)
+	return nil
 }
 
 // finish writes the report of a run (throughput or instructions), prints
@@ -217,6 +240,9 @@ func (s *session) finish(res *report.Results, printSummary func(*report.Results)
 // printSummary prints each comparison's medians and ratios, the gist of
 // RESULTS.md, at the end of the progress output.
 func (s *session) printSummary(res *report.Results) {
+	if res.Settings.Quick {
+		s.logf("%s", report.QuickBanner)
+	}
 	for _, c := range res.Comparisons {
 		s.logf("---- %s (baseline %s)", c.Key(), c.Baseline)
 		for _, a := range c.Apps {
@@ -227,8 +253,8 @@ func (s *session) printSummary(res *report.Results) {
 				s.logf("     %-24s FAILED: %s", a.Name, a.Failed)
 			case a.Summary != nil:
 				ratio := "baseline"
-				if r := a.Summary.BaselineRatioToThisApp; a.Name != c.Baseline && r != nil {
-					ratio = fmt.Sprintf("%s ÷ row %.2f (%.2f-%.2f)", c.Baseline, r.Median, r.Min, r.Max)
+				if r := a.Summary.RatioToBaseline; a.Name != c.Baseline && r != nil {
+					ratio = fmt.Sprintf("row ÷ %s %.2f (%.2f-%.2f)", c.Baseline, r.Median, r.Min, r.Max)
 				} else if a.Name != c.Baseline {
 					ratio = "no baseline figures"
 				}
@@ -238,18 +264,49 @@ func (s *session) printSummary(res *report.Results) {
 	}
 }
 
+// gomaxprocs returns the GOMAXPROCS the Go apps run with: -gomaxprocs, or
+// Go's default, the number of CPUs in the affinity mask (the server CPUs
+// when pinned) lowered, since Go 1.25, to the cgroup CPU limit of the
+// constrained profile rounded up, but not below 2.
+func (s *session) gomaxprocs() int {
+	if s.cfg.GOMAXPROCS > 0 {
+		return s.cfg.GOMAXPROCS
+	}
+	n := runtime.NumCPU()
+	if cpus, err := ParseCPUList(s.cfg.ServerCPUs); err == nil && len(cpus) > 0 && s.pin.pinned() {
+		n = len(cpus)
+	}
+	if s.lim != nil && s.lim.method != "none" {
+		limit := max(2, (s.cfg.CPUQuotaPercent+99)/100)
+		n = min(n, limit)
+	}
+	return n
+}
+
 func (s *session) settings() report.Settings {
 	c := s.cfg
 	st := report.Settings{
 		Mode: c.Mode, Quick: c.Quick, Repeats: c.Repeats, Connections: c.Connections, Requests: c.Requests,
 		Warmup: c.Warmup.String(), Timeout: c.Timeout.String(),
 		ServerCPUs: c.ServerCPUs, LoadCPUs: c.LoadCPUs, Pinned: s.pin.pinned(), PinNote: s.pin.note,
-		GOMAXPROCS: c.GOMAXPROCS, NodeWorkers: c.NodeWorkers, Baseline: strings.Join(c.Baselines, ","),
+		GOMAXPROCS: s.gomaxprocs(), GOMAXPROCSSet: c.GOMAXPROCS > 0, NodeWorkers: c.NodeWorkers, Baseline: strings.Join(c.Baselines, ","),
 		Apps: c.Apps, Profile: c.Profile, BasePort: c.BasePort, CookieMethod: CookieMethod,
 		DotnetProperties: c.DotnetProperties,
 	}
 	if c.Duration > 0 {
 		st.Duration = c.Duration.String()
+	}
+	// The -c every comparison used, when they share one (they do unless a
+	// comparison brings its own); each comparison records its own too.
+	if st.Connections == 0 {
+		for i, p := range s.plan {
+			if i == 0 || p.connections == st.Connections {
+				st.Connections = p.connections
+			} else {
+				st.Connections = 0
+				break
+			}
+		}
 	}
 	if c.Mode == ModeInterleaved {
 		st.Warmup += " after start, " + c.Rewarm.String() + " after each resume, before its run"
