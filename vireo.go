@@ -117,6 +117,12 @@ const (
 	DefaultBodyLimit = core.DefaultBodyLimit
 	// DefaultReadHeaderTimeout bounds the time to read a request's headers.
 	DefaultReadHeaderTimeout = core.DefaultReadHeaderTimeout
+	// DefaultReadTimeout bounds the time to read a whole request, body
+	// included.
+	DefaultReadTimeout = core.DefaultReadTimeout
+	// DefaultWriteTimeout bounds the handler and the writing of its
+	// response.
+	DefaultWriteTimeout = core.DefaultWriteTimeout
 	// DefaultIdleTimeout bounds the wait for the next request on a
 	// keep-alive connection.
 	DefaultIdleTimeout = core.DefaultIdleTimeout
@@ -188,6 +194,11 @@ func WithLogger(l *slog.Logger) Option { return core.WithLogger(l) }
 // WithBodyLimit sets the largest request body the Context's readers
 // accept; larger bodies get 413.
 func WithBodyLimit(n int64) Option { return core.WithBodyLimit(n) }
+
+// WithWriteTimeout sets the write deadline of responses that can block (a
+// body past 64 KiB, a stream, a file), from the write that arms it (default
+// DefaultWriteTimeout; 0: none).
+func WithWriteTimeout(d time.Duration) Option { return core.WithWriteTimeout(d) }
 
 // WithTrailingSlash sets the trailing-slash policy (default RedirectSlash).
 func WithTrailingSlash(policy TrailingSlash) Option { return core.WithTrailingSlash(policy) }

@@ -55,6 +55,7 @@ type Application struct {
 	// configuration, set by Options
 	logger          *slog.Logger
 	bodyLimit       int64
+	writeTimeout    time.Duration
 	trailingSlash   TrailingSlash
 	pathValues      bool
 	errorDetails    bool
@@ -105,6 +106,7 @@ func New(opts ...Option) *Application {
 	app := &Application{
 		logger:          slog.Default(),
 		bodyLimit:       DefaultBodyLimit,
+		writeTimeout:    DefaultWriteTimeout,
 		startupOut:      os.Stdout,
 		shutdownTimeout: 15 * time.Second,
 		shutdown:        make(chan struct{}),

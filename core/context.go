@@ -67,6 +67,7 @@ func newContext(app *Application, maxParams int) *Context {
 // already cleared (see release), so reset only sets what the request brings.
 func (c *Context) reset(w http.ResponseWriter, r *http.Request) {
 	c.writer.reset(w)
+	c.writer.writeTimeout = c.app.writeTimeout
 	c.out = &c.writer
 	c.request = r
 	c.index = -1

@@ -138,6 +138,7 @@ func (c *Context) adopt(outer *Context) {
 		}
 	}
 	c.writer.reset(outer.out) // replaced by the middleware's writer in next
+	c.writer.writeTimeout = 0 // the outer writer arms the connection's deadline
 	c.out = &c.writer
 	c.live.Store(true)
 }

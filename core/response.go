@@ -24,6 +24,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"time"
 )
 
 // ErrHijacked is returned by writes after the connection was hijacked.
@@ -42,6 +43,9 @@ type responseWriter struct {
 	ctx         *Context          // set by OnBeforeWrite, for the hooks
 	hooks       []BeforeWriteHook // run once before the status goes out
 	refused     error             // a hook's error: the handler's writes are dropped
+
+	writeTimeout time.Duration // the application's; see deadline.go
+	deadline     uint8         // deadlineNone, deadlineArmed or deadlineHandler
 }
 
 // BeforeWriteHook is called by the response writer once per response, just
@@ -101,6 +105,7 @@ func (rw *responseWriter) reset(w http.ResponseWriter) {
 	rw.size = 0
 	rw.wroteHeader = false
 	rw.hijacked = false
+	rw.deadline = deadlineNone
 	if len(rw.hooks) > 0 || rw.refused != nil {
 		rw.dropHooks()
 	}
@@ -148,6 +153,9 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 	if rw.writeHeaderNow(); rw.refused != nil {
 		return 0, rw.refused
 	}
+	if rw.size+int64(len(p)) > writeDeadlineAfter {
+		rw.armDeadline()
+	}
 	n, err := rw.w.Write(p)
 	rw.size += int64(n)
 	return n, err
@@ -165,6 +173,9 @@ func (rw *responseWriter) WriteString(s string) (int, error) {
 	if rw.writeHeaderNow(); rw.refused != nil {
 		return 0, rw.refused
 	}
+	if rw.size+int64(len(s)) > writeDeadlineAfter {
+		rw.armDeadline()
+	}
 	n, err := io.WriteString(rw.w, s)
 	rw.size += int64(n)
 	return n, err
@@ -181,6 +192,7 @@ func (rw *responseWriter) ReadFrom(r io.Reader) (int64, error) {
 	if rw.writeHeaderNow(); rw.refused != nil {
 		return 0, rw.refused
 	}
+	rw.armDeadline()
 	var n int64
 	var err error
 	if rf, ok := rw.w.(io.ReaderFrom); ok {
@@ -211,6 +223,7 @@ func (rw *responseWriter) FlushError() error {
 	if rw.writeHeaderNow(); rw.refused != nil {
 		return rw.refused
 	}
+	rw.armDeadline()
 	return http.NewResponseController(rw.w).Flush()
 }
 
