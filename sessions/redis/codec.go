@@ -29,8 +29,11 @@ type Codec interface {
 	Unmarshal(data []byte) (sessions.Snapshot, error)
 }
 
-// JSONCodec is the default Codec. See the file comment for the format and
-// how numbers come back.
+// JSONCodec is the default Codec. It writes a compact JSON document that
+// redis-cli shows readably. JSON has one number type, so numbers come back
+// as int64 when they are whole and fit, else float64: the typed getters
+// (GetInt, GetInt64, GetFloat64...) accept both, but Get("n").(int) does
+// not survive the round trip; use GobCodec to keep Go types exactly.
 type JSONCodec struct{}
 
 type jsonRecord struct {
