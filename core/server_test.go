@@ -161,4 +161,131 @@ func TestServerDefaults(t *testing.T) {
 	if got.ReadHeaderTimeout != DefaultReadHeaderTimeout || got.IdleTimeout != DefaultIdleTimeout || got.MaxHeaderBytes != DefaultMaxHeaderBytes {
 		t.Fatalf("defaults not applied: %+v", got)
 	}
+	// Issue 12 item 4: a body has a deadline too, and so has the response.
+	if got.ReadTimeout != DefaultReadTimeout || got.ReadTimeout <= 0 || app.writeTimeout != DefaultWriteTimeout || app.writeTimeout <= 0 {
+		t.Fatalf("no body deadlines: ReadTimeout %v, write timeout %v", got.ReadTimeout, app.writeTimeout)
+	}
+}
+
+// TestBodyDeadline checks that a request announcing more body than it
+// sends is answered when the read deadline passes, instead of holding the
+// connection forever, and that a handler can extend its deadlines.
+func TestBodyDeadline(t *testing.T) {
+	app := quietApp(WithStartupOutput(nil))
+	app.Post("/upload", func(c *Context) {
+		if _, err := c.ReadBody(); err != nil {
+			c.StopWithError(err)
+			return
+		}
+		c.Text("read")
+	})
+	app.Post("/long", func(c *Context) {
+		rc := http.NewResponseController(c.ResponseWriter())
+		if err := rc.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
+			c.StopWithError(err)
+			return
+		}
+		if err := rc.SetWriteDeadline(time.Time{}); err != nil {
+			c.StopWithError(err)
+			return
+		}
+		b, err := c.ReadBody()
+		if err != nil {
+			c.StopWithError(err)
+			return
+		}
+		c.Text("read " + strconv.Itoa(len(b)))
+	})
+	addr, done := startServer(t, app, func(s *http.Server) { s.ReadTimeout = 300 * time.Millisecond })
+	defer func() { app.Shutdown(context.Background()); <-done }()
+
+	send := func(path string, pause time.Duration) (string, time.Duration) {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		start := time.Now()
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 1000000\r\n\r\n%s", path, strings.Repeat("a", 50))
+		if pause > 0 {
+			time.Sleep(pause)
+			conn.Write([]byte(strings.Repeat("b", 1000000-50)))
+		}
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		b, _ := io.ReadAll(conn)
+		return string(b), time.Since(start)
+	}
+	if res, took := send("/upload", 0); !strings.HasPrefix(res, "HTTP/1.1 400") || took > 3*time.Second {
+		t.Errorf("short body: answered %q after %v, want a 400 at the read deadline", firstLine(res), took)
+	}
+	if res, _ := send("/long", 600*time.Millisecond); !strings.HasPrefix(res, "HTTP/1.1 200") || !strings.Contains(res, "read 1000000") {
+		t.Errorf("extended deadline: %q, want the whole body read", firstLine(res))
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\r\n")
+	return line
+}
+
+// TestWriteDeadline checks that a client that stops reading a large
+// response cannot hold the handler (issue 12 item 4), and that the
+// deadline armed for a large response does not outlive it on a keep-alive
+// connection.
+func TestWriteDeadline(t *testing.T) {
+	app := quietApp(WithStartupOutput(nil), WithWriteTimeout(300*time.Millisecond))
+	writeErr := make(chan error, 1)
+	chunk := strings.Repeat("x", 64<<10)
+	app.Get("/big", func(c *Context) {
+		for i := 0; i < 1024; i++ { // 64 MiB, far more than the buffers hold
+			if _, err := c.WriteString(chunk); err != nil {
+				writeErr <- err
+				return
+			}
+		}
+		writeErr <- nil
+	})
+	app.Get("/medium", func(c *Context) { c.WriteString(strings.Repeat("m", 100<<10)) })
+	app.Get("/small", ok("small"))
+	addr, done := startServer(t, app)
+	defer func() { app.Shutdown(context.Background()); <-done }()
+
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n") // and never read
+	select {
+	case err := <-writeErr:
+		if err == nil {
+			t.Fatal("64 MiB written to a client that reads nothing")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler is still blocked on a client that stopped reading")
+	}
+
+	// Keep-alive: a large response, a pause longer than the timeout, then
+	// a small one on the same connection.
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
+	defer client.CloseIdleConnections()
+	get := func(path string) string {
+		res, err := client.Get("http://" + addr + path)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return string(b)
+	}
+	if b := get("/medium"); len(b) != 100<<10 {
+		t.Fatalf("medium: %d bytes", len(b))
+	}
+	time.Sleep(500 * time.Millisecond)
+	if b := get("/small"); b != "small" {
+		t.Fatalf("small after a pause on the same connection: %q", b)
+	}
 }
