@@ -1,42 +1,63 @@
-// CSRF protection with a synchronizer token.
+// CSRF protection with a synchronizer token, by middleware.CSRF.
 //
-// Each session holds a random token (32 bytes from crypto/rand). Every
-// page gets it as .CSRFToken and every form sends it back in a hidden
-// csrf_token field (or an X-CSRF-Token header, for scripts). A POST, PUT,
-// PATCH or DELETE whose token is missing or differs from the session's is
-// refused with 403 before any handler runs. Another site can make a
-// browser post to us with our cookies, but it cannot read our pages, so
-// it cannot know the token. The comparison is constant-time so response
-// timing does not reveal how many leading bytes of a guess were right.
+// Each session holds a random token. Every page gets it as .CSRFToken and
+// every form sends it back in a hidden csrf_token field (or an
+// X-CSRF-Token header, for scripts). middleware.CSRF refuses a POST, PUT,
+// PATCH or DELETE whose token is missing or differs from the session's
+// with 403 before any handler runs, comparing in constant time. Another
+// site can make a browser post to us with our cookies, but it cannot read
+// our pages, so it cannot know the token.
 //
-// The token is replaced at login, so a token seen before login (by a
-// script planted on a shared computer, say) is worthless afterwards, and a
-// logout destroys the session and its token.
+// The middleware keeps the token wherever its CSRFStore says; here that
+// is the session (sessionTokens), rather than the default double-submit
+// cookie, so that a token is worth nothing once the session is gone. The
+// token is replaced at login, so a token seen before login (by a script
+// planted on a shared computer, say) is worthless afterwards, and a logout
+// destroys the session and its token.
 
 package main
 
 import (
-	"crypto/rand"
-	"crypto/subtle"
-	"encoding/base64"
-	"net/http"
-
 	"github.com/vireo-go/vireo"
+	"github.com/vireo-go/vireo/middleware"
 	"github.com/vireo-go/vireo/sessions"
 )
 
-// csrfField is both the form field and the session key of the token.
-const csrfField = "csrf_token"
+// csrfField is the session key of the token (and, as middleware.CSRFField,
+// the form field).
+const csrfField = middleware.CSRFField
 
-// newCSRFToken returns a fresh random token.
-func newCSRFToken() string {
-	var b [32]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		// crypto/rand does not fail on supported platforms; if it ever
-		// does, serving forms with a guessable token would be worse.
-		panic("csrf: crypto/rand: " + err.Error())
+// sessionTokens is the middleware's CSRFStore over the request's session.
+type sessionTokens struct{}
+
+// Token returns the session's token, "" when it has none yet.
+func (sessionTokens) Token(ctx *vireo.Context) string {
+	return sessions.Get(ctx).GetString(csrfField, "")
+}
+
+// SetToken stores a new token in the session.
+func (sessionTokens) SetToken(ctx *vireo.Context, token string) {
+	sessions.Get(ctx).Set(csrfField, token)
+}
+
+// csrfProtect returns the CSRF middleware of the pages: it checks unsafe
+// requests and gives every page its token.
+func csrfProtect() vireo.Handler {
+	check := middleware.MustCSRF(middleware.WithCSRFStore(sessionTokens{}))
+	return func(ctx *vireo.Context) {
+		ctx.ViewData("CSRFToken", csrfTokenOf(ctx))
+		check(ctx) // continues the chain when the request passes
 	}
-	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// csrfTokenOf returns the request's token, creating it on first use.
+func csrfTokenOf(ctx *vireo.Context) string {
+	if tok := middleware.CSRFToken(ctx); tok != "" {
+		return tok
+	}
+	// Outside the CSRF middleware (error pages of unmatched paths): the
+	// same token, straight from the session.
+	return csrfToken(sessions.Get(ctx))
 }
 
 // csrfToken returns the session's token, creating it on first use.
@@ -44,43 +65,12 @@ func csrfToken(sess *sessions.Session) string {
 	if tok := sess.GetString(csrfField, ""); tok != "" {
 		return tok
 	}
-	tok := newCSRFToken()
+	return rotateCSRFToken(sess)
+}
+
+// rotateCSRFToken gives the session a new token (at login) and returns it.
+func rotateCSRFToken(sess *sessions.Session) string {
+	tok := middleware.NewCSRFToken()
 	sess.Set(csrfField, tok)
 	return tok
-}
-
-// rotateCSRFToken gives the session a new token (at login).
-func rotateCSRFToken(sess *sessions.Session) {
-	sess.Set(csrfField, newCSRFToken())
-}
-
-// validCSRF reports whether sent matches the session's token. An empty
-// token never matches, even if the session has none yet.
-func validCSRF(sess *sessions.Session, sent string) bool {
-	want := sess.GetString(csrfField, "")
-	if want == "" || sent == "" {
-		return false
-	}
-	return subtle.ConstantTimeCompare([]byte(sent), []byte(want)) == 1
-}
-
-// csrfProtect is middleware: it gives the page its token and refuses
-// state-changing requests without the right one.
-func csrfProtect(ctx *vireo.Context) {
-	sess := sessions.Get(ctx)
-	ctx.ViewData("CSRFToken", csrfToken(sess))
-	switch ctx.Method() {
-	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
-		ctx.Next()
-		return
-	}
-	sent := ctx.RequestHeader("X-CSRF-Token")
-	if sent == "" {
-		sent = ctx.PostValue(csrfField)
-	}
-	if !validCSRF(sess, sent) {
-		ctx.StopWithError(vireo.NewHTTPError(http.StatusForbidden, "invalid or missing CSRF token"))
-		return
-	}
-	ctx.Next()
 }

@@ -22,6 +22,7 @@ import (
 	"strconv"
 
 	"github.com/vireo-go/vireo"
+	"github.com/vireo-go/vireo/middleware"
 	"github.com/vireo-go/vireo/mvc"
 	"github.com/vireo-go/vireo/sessions"
 	"github.com/vireo-go/vireo/view"
@@ -59,12 +60,14 @@ func newApp() *vireo.Application {
 
 	// For every request, pages and error pages alike: security headers
 	// and the session.
-	app.UseRouter(securityHeaders, m.Handler())
+	app.UseRouter(middleware.MustSecureHeaders(
+		middleware.WithContentSecurityPolicy("default-src 'self'; form-action 'self'; frame-ancestors 'none'"),
+		middleware.WithReferrerPolicy("same-origin")), m.Handler())
 	app.HandleDir("/static", mustSub(static, "static"))
 	app.Get("/", func(ctx *vireo.Context) { ctx.Redirect("/todos", http.StatusSeeOther) })
 
 	// Every page and form goes through the CSRF check and sees the user.
-	pages := mvc.New(app.Party("", csrfProtect, userViewData))
+	pages := mvc.New(app.Party("", csrfProtect(), userViewData))
 	pages.Register(m, NewTodoStore(), provideUser)
 	mvc.Handle(pages, new(AuthController))
 	mvc.Handle(pages.Party("/todos", requireLogin), new(TodoController))
@@ -88,20 +91,9 @@ func errorPage(name, title string) vireo.Handler {
 	return func(ctx *vireo.Context) {
 		sess := sessions.Get(ctx)
 		ctx.ViewData("User", currentUser(sess))
-		ctx.ViewData("CSRFToken", csrfToken(sess))
+		ctx.ViewData("CSRFToken", csrfTokenOf(ctx))
 		ctx.View(name, map[string]any{"Title": title, "Path": ctx.Path()})
 	}
-}
-
-// securityHeaders is middleware: no framing (clickjacking), no MIME
-// sniffing, and a policy that allows only this site's own resources and
-// form targets.
-func securityHeaders(ctx *vireo.Context) {
-	ctx.SetResponseHeader("X-Frame-Options", "DENY")
-	ctx.SetResponseHeader("X-Content-Type-Options", "nosniff")
-	ctx.SetResponseHeader("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'")
-	ctx.SetResponseHeader("Referrer-Policy", "same-origin")
-	ctx.Next()
 }
 
 // mustSub returns the subtree dir of fsys. It only fails for an invalid
