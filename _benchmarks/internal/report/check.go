@@ -59,6 +59,13 @@ func checkPNG(path string) error {
 // per comparison whose table has a row per app, rows as wide as the header,
 // skipped apps shown with their reason and measured apps with numbers.
 func CheckMarkdown(md string, res *Results) error {
+	if res.Settings.Quick {
+		// A quick report opens with the smoke-test banner, then its title.
+		var ok bool
+		if md, ok = strings.CutPrefix(md, QuickBanner+"\n\n"); !ok {
+			return fmt.Errorf("report: RESULTS.md of a -quick run does not open with the smoke-test banner")
+		}
+	}
 	if !strings.HasPrefix(md, "# ") {
 		return fmt.Errorf("report: RESULTS.md does not start with a title")
 	}

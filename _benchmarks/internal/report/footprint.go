@@ -153,11 +153,7 @@ const footprintExplained = "Cold start is the time from exec of the server (pinn
 
 // writeFootprintMarkdown writes the body of a footprint report.
 func writeFootprintMarkdown(b *strings.Builder, res *Results, chartFile map[string]string) {
-	if res.Settings.Quick {
-		b.WriteString("# Vireo benchmark results: start-up and footprint (quick smoke test: not to be cited)\n\n")
-	} else {
-		b.WriteString("# Vireo benchmark results: start-up and footprint\n\n")
-	}
+	b.WriteString("# Vireo benchmark results: start-up and footprint\n\n")
 	fmt.Fprintf(b, "Measured from %s to %s with:\n\n", res.StartedAt.UTC().Format(time.RFC3339), res.FinishedAt.UTC().Format(time.RFC3339))
 	fmt.Fprintf(b, "```sh\n%s\n```\n\n", res.Command)
 	m, v, s := res.Machine, res.Versions, res.Settings

@@ -87,8 +87,14 @@ func TestQuickFootprintTitle(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, _, _ := strings.Cut(b.String(), "\n")
-	if !strings.Contains(first, "quick smoke test: not to be cited") {
-		t.Errorf("first line %q does not say it is a smoke test", first)
+	if first != QuickBanner {
+		t.Errorf("first line %q is not the smoke-test banner", first)
+	}
+	if err := CheckMarkdown(b.String(), res); err != nil {
+		t.Errorf("quick report rejected: %v", err)
+	}
+	if err := CheckMarkdown(strings.TrimPrefix(b.String(), QuickBanner+"\n\n"), res); err == nil {
+		t.Error("quick report without the banner accepted")
 	}
 }
 
