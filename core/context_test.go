@@ -31,18 +31,32 @@ func TestReadJSON(t *testing.T) {
 		name, body string
 		code       int
 		want       string
+		ct         string // "" means application/json
 	}{
-		{"valid", `{"name":"ann","age":3}`, 200, `{"name":"ann","age":3,"tags":null,"ok":false}`},
-		{"empty", ``, 400, "Bad Request: empty request body, JSON expected"},
-		{"malformed", `{"name":`, 400, "Bad Request: malformed JSON: unexpected end of body"},
-		{"syntax", `{"name" "x"}`, 400, "Bad Request: malformed JSON at offset 9"},
-		{"type", `{"age":"old"}`, 400, "Bad Request: JSON field age: expected int, got string"},
-		{"trailing", `{"age":1} {"age":2}`, 400, "Bad Request: malformed JSON: data after the top-level value"},
-		{"too large", `{"name":"` + strings.Repeat("x", 100) + `"}`, 413, "Request Entity Too Large: request body larger than 64 bytes"},
+		{"valid", `{"name":"ann","age":3}`, 200, `{"name":"ann","age":3,"tags":null,"ok":false}`, ""},
+		{"+json type", `{"age":3}`, 200, `{"name":"","age":3`, "application/merge-patch+json; charset=utf-8"},
+		{"text/plain (cross-site form)", `{"age":3}`, 415, "Unsupported Media Type: request body must be JSON", "text/plain"},
+		{"no content type", `{"age":3}`, 415, "Unsupported Media Type", "-"},
+		{"form type", `{"age":3}`, 415, "Unsupported Media Type", "application/x-www-form-urlencoded"},
+		{"empty", ``, 400, "Bad Request: empty request body, JSON expected", ""},
+		{"malformed", `{"name":`, 400, "Bad Request: malformed JSON: unexpected end of body", ""},
+		{"syntax", `{"name" "x"}`, 400, "Bad Request: malformed JSON at offset 9", ""},
+		{"type", `{"age":"old"}`, 400, "Bad Request: JSON field age: expected int, got string", ""},
+		{"trailing", `{"age":1} {"age":2}`, 400, "Bad Request: malformed JSON: data after the top-level value", ""},
+		{"too large", `{"name":"` + strings.Repeat("x", 100) + `"}`, 413, "Request Entity Too Large: request body larger than 64 bytes", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := do(app, "POST", "/p", strings.NewReader(tt.body))
+			r := httptest.NewRequest("POST", "/p", strings.NewReader(tt.body))
+			switch tt.ct {
+			case "":
+				r.Header.Set("Content-Type", "application/json")
+			case "-":
+			default:
+				r.Header.Set("Content-Type", tt.ct)
+			}
+			w := httptest.NewRecorder()
+			app.ServeHTTP(w, r)
 			if w.Code != tt.code || !strings.HasPrefix(w.Body.String(), tt.want) {
 				t.Fatalf("got %d %q; want %d %q", w.Code, w.Body, tt.code, tt.want)
 			}

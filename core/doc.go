@@ -67,6 +67,20 @@
 // assembled once, by Build. A handler continues the chain with ctx.Next;
 // not calling it, or calling StopExecution, ends it.
 //
+// # Server defaults
+//
+// Listen and Serve run a net/http Server with ReadHeaderTimeout 10s,
+// ReadTimeout 60s (the whole request, body included), IdleTimeout 120s and
+// MaxHeaderBytes 1 MiB (the Default* constants); a configure func passed to
+// Listen changes any of them. Responses that can block (a body past 64 KiB,
+// a flushed stream, a file) get a 60s write deadline from the write that
+// armed it (WithWriteTimeout), whatever server runs the application. A
+// handler moves its own connection's deadlines with http.ResponseController
+// (streams, large uploads). The Context's body readers accept at most
+// DefaultBodyLimit bytes, 4 MiB (WithBodyLimit), and ReadJSON only a body
+// sent as JSON (Content-Type application/json or +json), which a
+// cross-site HTML form cannot send.
+//
 // # Errors
 //
 // A handler reports failure in one way: ctx.StopWithError(err). The status

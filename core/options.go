@@ -12,8 +12,14 @@ import (
 )
 
 // DefaultBodyLimit is the default maximum request body read by ReadJSON,
-// ReadForm, ReadBody, FormValue and PostValue: 32 MiB.
-const DefaultBodyLimit = 32 << 20
+// ReadXML, ReadForm, ReadBody, FormValue and PostValue: 4 MiB. The readers
+// hold a body in memory (a JSON document and what it decodes to, about
+// twice its size), so the limit is what one request may cost: at 4 MiB, 128
+// concurrent requests of the maximum size stay within about 1 GiB. JSON and
+// form APIs rarely need a tenth of it (Express's JSON parser stops at
+// 100 KB); Kestrel's 28.6 MiB default also covers streamed uploads, for
+// which an application raises the limit with WithBodyLimit.
+const DefaultBodyLimit = 4 << 20
 
 // TrailingSlash is the policy for a request whose path differs from a
 // registered route only by a trailing slash.

@@ -89,9 +89,10 @@
 // serves /users/{uid:int}/posts/{param1:int}.
 //
 // A request body is decoded by its Content-Type: JSON for
-// application/json, any +json type and a missing Content-Type; the core's
-// form reader (form tags) for application/x-www-form-urlencoded and
-// multipart/form-data; anything else is 415 Unsupported Media Type.
+// application/json and any +json type; the core's form reader (form tags)
+// for application/x-www-form-urlencoded and multipart/form-data; anything
+// else, a missing Content-Type included, is 415 Unsupported Media Type (a
+// cross-site page can post text/plain or an untyped body, never JSON).
 // Malformed input is a 400 with the reason and a body over the
 // application's limit (core.WithBodyLimit) a 413, and the method does not
 // run. On an Any route, a request whose method has no body (GET...) gets the

@@ -40,5 +40,5 @@ func TestClient(t *testing.T) {
 	if m["x"] != 1 {
 		t.Fatalf("json: %v", m)
 	}
-	c.Do("PUT", "/json", nil).Expect(t, 400, "Bad Request: empty request body, JSON expected")
+	c.Do("PUT", "/json", nil, "Content-Type", "application/json").Expect(t, 400, "Bad Request: empty request body, JSON expected")
 }
