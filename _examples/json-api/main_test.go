@@ -59,17 +59,7 @@ func TestCRUD(t *testing.T) {
 		// Subtests run in order and share the store: each step relies on
 		// the ones before it.
 		t.Run(tt.name, func(t *testing.T) {
-			req, _ := http.NewRequest(tt.method, srv.URL+tt.path, strings.NewReader(tt.body))
-			if tt.body == "" {
-				req.Body = http.NoBody
-			}
-			req.Header.Set("Content-Type", "application/json")
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _ := io.ReadAll(res.Body)
-			res.Body.Close()
+			res, got := send(t, tt.method, srv.URL+tt.path, "application/json", tt.body)
 			if res.StatusCode != tt.wantStatus {
 				t.Errorf("status = %d, want %d (body %q)", res.StatusCode, tt.wantStatus, got)
 			}
@@ -146,15 +136,8 @@ func TestContentType(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.contentType, func(t *testing.T) {
-			req, _ := http.NewRequest("POST", srv.URL+"/albums",
-				strings.NewReader(`{"title":"Kind of Blue","artist":"Miles Davis","year":1959}`))
-			req.Header.Set("Content-Type", tt.contentType)
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _ := io.ReadAll(res.Body)
-			res.Body.Close()
+			res, got := send(t, "POST", srv.URL+"/albums", tt.contentType,
+				`{"title":"Kind of Blue","artist":"Miles Davis","year":1959}`)
 			if res.StatusCode != tt.wantStatus {
 				t.Errorf("status = %d, want %d (body %q)", res.StatusCode, tt.wantStatus, got)
 			}
@@ -163,6 +146,30 @@ func TestContentType(t *testing.T) {
 			}
 		})
 	}
+}
+
+// send makes one request with body (none when "") and the given
+// Content-Type (no header when ""), and returns the response with its body
+// read and closed.
+func send(t *testing.T, method, url, contentType, body string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body == "" {
+		req.Body = http.NoBody
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	return res, got
 }
 
 func sameJSON(t *testing.T, got []byte, want string) bool {
