@@ -61,10 +61,7 @@ func main() {
 		Book{Title: "The Go Programming Language", Author: "Donovan"},
 		Book{Title: "Learning Go", Author: "Bodner"},
 	)
-	token := os.Getenv("ADMIN_TOKEN")
-	if token == "" {
-		token = "let-me-in"
-	}
+	token := cmp.Or(os.Getenv("ADMIN_TOKEN"), "let-me-in") // for DELETE (X-Admin-Token)
 	if err := newApp(repo, token).Listen(cmp.Or(os.Getenv("ADDR"), "127.0.0.1:8080")); err != nil {
 		log.Fatal(err)
 	}
