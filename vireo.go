@@ -23,6 +23,7 @@ package vireo
 
 import (
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"time"
@@ -174,6 +175,11 @@ func StatusOf(err error) int { return core.StatusOf(err) }
 
 // AnyMethods returns the methods Router.Any registers, in a new slice.
 func AnyMethods() []string { return core.AnyMethods() }
+
+// Dir returns a file system for the directory dir that serves nothing
+// whose path, symbolic links resolved, leaves dir; HandleDir applies it to
+// os.DirFS roots by itself.
+func Dir(dir string) fs.FS { return core.Dir(dir) }
 
 // FromHTTP adapts an http.Handler to a Handler.
 func FromHTTP(h http.Handler) Handler { return core.FromHTTP(h) }

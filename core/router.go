@@ -164,7 +164,15 @@ func (r *Router) Any(pattern string, handlers ...Handler) []*Route {
 }
 
 // HandleDir serves the files of root under prefix (GET and HEAD), with
-// index.html for directories. For a directory on disk pass os.DirFS(dir).
+// index.html for directories. For a directory on disk pass os.DirFS(dir) or
+// Dir(dir). What is refused: a request path with ".", ".." or empty
+// segments (redirected to its clean form first), an escaped slash or
+// backslash, a backslash or a NUL byte (400); with os.DirFS or Dir, a name
+// whose path, symbolic links resolved, leaves the directory (404, as if it
+// did not exist: HandleDir turns an os.DirFS root into Dir); a directory
+// without index.html, and a file named with a trailing slash (404). Other
+// fs.FS implementations (embed.FS, fstest.MapFS, zip) are served as they
+// resolve names.
 func (r *Router) HandleDir(prefix string, root fs.FS) *Route {
 	p := strings.TrimSuffix(prefix, "/")
 	if root == nil {
@@ -173,7 +181,7 @@ func (r *Router) HandleDir(prefix string, root fs.FS) *Route {
 	if full := joinPath(r.prefix, p); full != "/" {
 		r.Get(p, redirectTo(full+"/"))
 	}
-	return r.Get(p+"/{file:path}", serveFS(root, "file"))
+	return r.Get(p+"/{file:path}", serveFS(confine(root), "file"))
 }
 
 // Mount serves h for every method under prefix, with the prefix stripped

@@ -97,6 +97,11 @@ func (fsrv *fileServer) serve(c *Context, name string, allowIndex bool) {
 		c.StopWithError(fsError(err))
 		return
 	}
+	if !info.IsDir() && allowIndex && strings.HasSuffix(c.request.URL.Path, "/") {
+		// "/index.html/" names a directory that does not exist.
+		c.StopWithStatus(http.StatusNotFound)
+		return
+	}
 	if info.IsDir() {
 		if !allowIndex {
 			c.StopWithStatus(http.StatusNotFound)

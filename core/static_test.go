@@ -129,3 +129,28 @@ func TestHandleDirConditionalAndRange(t *testing.T) {
 		t.Fatal("nil fs accepted")
 	}
 }
+
+// TestFileWithTrailingSlash checks that a file is not served under a name
+// ending in a slash (issue 12 item 10: /index.html/ answered 200).
+func TestFileWithTrailingSlash(t *testing.T) {
+	app := quietApp()
+	app.HandleDir("/", fstest.MapFS{
+		"index.html":   {Data: []byte("home")},
+		"css/site.css": {Data: []byte("body{}")},
+	})
+	tests := []struct {
+		target string
+		code   int
+	}{
+		{"/index.html/", 404},
+		{"/css/site.css/", 404},
+		{"/", 200},
+		{"/index.html", 200},
+		{"/css/site.css", 200},
+	}
+	for _, tt := range tests {
+		if w := do(app, "GET", tt.target, nil); w.Code != tt.code {
+			t.Errorf("%s: %d %q, want %d", tt.target, w.Code, w.Body, tt.code)
+		}
+	}
+}
