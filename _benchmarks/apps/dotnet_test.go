@@ -32,7 +32,11 @@ func TestDotnetApps(t *testing.T) {
 			env := append(os.Environ(), "DOTNET_NOLOGO=1", "DOTNET_CLI_TELEMETRY_OPTOUT=1")
 			// As the runner publishes it: Release, framework-dependent,
 			// started by its apphost.
-			publish := exec.Command("dotnet", "publish", "-c", "Release", "--nologo", "-o", out)
+			// Its own artifacts path (MSBuild's obj/ and bin/), apart from
+			// the runner's, which a test of the runner may build at the
+			// same time; kept between runs for incremental builds.
+			artifacts := filepath.Join(root, "bin", "dotnet-test-artifacts", app)
+			publish := exec.Command("dotnet", "publish", "-c", "Release", "--nologo", "--artifacts-path", artifacts, "-o", out)
 			publish.Dir, publish.Env = dir, env
 			if b, err := publish.CombinedOutput(); err != nil {
 				t.Fatalf("dotnet publish -c Release in %s: %v\n%s", dir, err, b)

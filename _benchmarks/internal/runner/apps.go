@@ -197,7 +197,13 @@ func (a *app) buildDotnet(ctx context.Context, root string, cfg *Config) error {
 	}
 	out := filepath.Join(root, "bin", "dotnet", a.name)
 	env := []string{"DOTNET_CLI_TELEMETRY_OPTOUT=1", "DOTNET_NOLOGO=1", "DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1"}
-	args := append([]string{"publish", projects[0], "-c", "Release", "--nologo", "-o", out}, aotPublishArgs(projects[0])...)
+	// --artifacts-path keeps MSBuild's obj/ and bin/ out of the app's
+	// directory, so the apps' own tests (which build elsewhere) never
+	// share intermediate files with a run; it stays between runs, so a
+	// rebuild is incremental.
+	artifacts := filepath.Join(root, "bin", "dotnet-artifacts", a.name)
+	args := append([]string{"publish", projects[0], "-c", "Release", "--nologo", "--artifacts-path", artifacts, "-o", out},
+		aotPublishArgs(projects[0])...)
 	for _, prop := range cfg.DotnetProperties {
 		args = append(args, "-p:"+prop)
 	}

@@ -131,6 +131,9 @@ func TestQuickRunSimple(t *testing.T) {
 		if a.Summary.RatioToBaseline == nil {
 			t.Errorf("%s: no ratio to the baseline", a.Name)
 		}
+		if a.Name == "netcore" && (a.Runtime["GC"] == "" || a.Runtime["processors"] == "") {
+			t.Errorf("netcore: runtime line not recorded: %v", a.Runtime)
+		}
 	}
 	if checked.Versions.Bombardier != "v1.2.6" || checked.Versions.Go == "" {
 		t.Errorf("versions %+v", checked.Versions)
