@@ -218,6 +218,14 @@ func (app *Application) done(c *Context) {
 		}
 		app.logger.Error("vireo: panic recovered", "method", c.request.Method, "path", c.request.URL.Path,
 			"request_id", c.RequestID(), "panic", rec, "stack", string(debug.Stack()))
+		if c.Written() && !c.writer.hijacked {
+			// Part of the response is out: a 500 cannot follow, and a
+			// well-formed end would pass the truncated body off as whole.
+			// Abort the connection as net/http does for ErrAbortHandler.
+			c.release()
+			app.pool.Put(c)
+			panic(http.ErrAbortHandler)
+		}
 		c.writer.dropHooks() // nothing of a panicked handler is saved
 		if !c.Written() {
 			c.err = fmt.Errorf("panic: %v", rec)

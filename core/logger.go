@@ -10,7 +10,9 @@ import (
 // RequestLogger returns middleware that logs one line per request (method,
 // path, status, bytes, duration, client address and, when middleware gave
 // the request one, its request_id) at Info level, requests that panic
-// included. Install it with UseRouter to log unmatched requests too.
+// included. Install it with UseRouter to log unmatched requests too. An
+// error status with no body gets its error page written before the line is
+// logged, so that bytes counts the page.
 func RequestLogger(logger *slog.Logger) Handler {
 	if logger == nil {
 		logger = slog.Default()
@@ -18,8 +20,11 @@ func RequestLogger(logger *slog.Logger) Handler {
 	return func(c *Context) {
 		start := time.Now()
 		defer func() {
-			status := c.writer.status
 			rec := recover()
+			if rec == nil && c.writer.status >= 400 && !c.Written() {
+				c.app.safeFireError(c) // the page the client gets, counted
+			}
+			status := c.writer.status
 			if rec != nil {
 				status = 500 // what the application will answer
 			}

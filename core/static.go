@@ -32,6 +32,10 @@ import (
 
 var errBadFilePath = NewHTTPError(http.StatusBadRequest, "invalid file path")
 
+// maxRanges is the largest number of ranges a Range request may ask for;
+// a request with more gets the whole file.
+const maxRanges = 16
+
 // fileServer serves the files of one fs.FS.
 type fileServer struct {
 	fsys  fs.FS
@@ -139,6 +143,12 @@ func (fsrv *fileServer) serve(c *Context, name string, allowIndex bool) {
 			}
 			w.Header().Set("Etag", etag)
 		}
+	}
+	// A Range header with more than maxRanges ranges is ignored (the whole
+	// file is sent), as nginx's max_ranges does: hundreds of one-byte ranges
+	// would turn a small request into a large multipart response.
+	if rh := c.request.Header.Get("Range"); rh != "" && strings.Count(rh, ",") >= maxRanges {
+		c.request.Header.Del("Range")
 	}
 	// ServeContent sends Last-Modified only for a real time (not zero,
 	// not the Unix epoch).
