@@ -132,9 +132,10 @@ func Footprint(ctx context.Context, cfg Config, opt FootprintOptions) (*report.R
 	defer s.stopRedis() // after the apps, which StopAll stops first
 	defer s.group.StopAll()
 
-	res := &report.Results{StartedAt: time.Now().UTC(), Command: cfg.Command, Machine: machineInfo(), Versions: versions(ctx)}
-	s.pin = newPinning(cfg.ServerCPUs, cfg.LoadCPUs)
-	res.Settings = s.settings()
+	res, err := s.begin(ctx)
+	if err != nil {
+		return nil, files, err
+	}
 	res.Settings.Measure = report.MeasureFootprint
 	res.Settings.Mode, res.Settings.Repeats = ModeSequential, 1
 	res.Settings.Warmup = cfg.Warmup.String()
@@ -149,30 +150,8 @@ func Footprint(ctx context.Context, cfg Config, opt FootprintOptions) (*report.R
 		fs.RateNote = fmt.Sprintf("%d req/s, given with -rate", opt.FixedRate)
 	}
 	res.Settings.Footprint = fs
-	if !s.pin.pinned() {
-		s.logf("WARNING: not pinning CPUs: %s", s.pin.note)
-	}
-	s.logDir = filepath.Join(cfg.OutDir, "logs")
-	if err := os.MkdirAll(s.logDir, 0o755); err != nil {
+	if err := s.buildAll(ctx, plan, res); err != nil {
 		return nil, files, err
-	}
-	s.logf("build  bombardier (%s, pinned by go.sum)", bombardierPackage)
-	bin, version, err := buildBombardier(ctx, cfg.Root)
-	if err != nil {
-		return nil, files, err
-	}
-	res.Versions.Bombardier = version
-	s.load = &loader{bin: bin, prefix: s.pin.load}
-	if err := s.buildApps(ctx, plan); err != nil {
-		return nil, files, err
-	}
-	for _, a := range s.apps {
-		if v := a.deps["express"]; v != "" && res.Versions.Express == "" {
-			res.Versions.Express = v
-		}
-	}
-	if err := s.pin.pinSelf(ctx, cfg.LoadCPUs); err != nil {
-		s.logf("WARNING: %v", err)
 	}
 
 	fm := &footprinter{s: s, opt: opt, settings: fs, runtimes: map[string]runtimeSize{}}
