@@ -1,0 +1,114 @@
+package core_test
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+
+	"github.com/vireo-go/vireo/core"
+)
+
+// send serves one request and prints the status and body.
+func send(app http.Handler, method, target, contentType, body string) {
+	r := httptest.NewRequest(method, target, strings.NewReader(body))
+	if contentType != "" {
+		r.Header.Set("Content-Type", contentType)
+	}
+	w := httptest.NewRecorder()
+	app.ServeHTTP(w, r)
+	fmt.Println(w.Code, strings.TrimSpace(w.Body.String()))
+}
+
+// A route with a typed parameter matches only values of its type, and
+// Params parses them.
+func Example_typedParameter() {
+	app := core.New()
+	app.Get("/users/{id:int}", func(ctx *core.Context) {
+		id, _ := ctx.Params().Int("id") // {id:int} guarantees the parse
+		ctx.Text(fmt.Sprintf("user %d", id))
+	})
+	app.Get("/users/{name}", func(ctx *core.Context) {
+		ctx.Text("user named " + ctx.Param("name"))
+	})
+	send(app, "GET", "/users/42", "", "")
+	send(app, "GET", "/users/ann", "", "")
+	send(app, "DELETE", "/users/42", "", "")
+	// Output:
+	// 200 user 42
+	// 200 user named ann
+	// 405 Method Not Allowed
+}
+
+// Middleware is a Handler that calls Next; Use applies it to the routes of
+// its party, before their handlers, whatever the registration order.
+func Example_middleware() {
+	app := core.New()
+	requireKey := func(ctx *core.Context) {
+		if ctx.RequestHeader("X-Key") != "secret" {
+			ctx.StopWithError(core.NewHTTPError(http.StatusUnauthorized, "X-Key required"))
+			return
+		}
+		ctx.Next()
+	}
+	api := app.Party("/api", requireKey)
+	api.Get("/status", func(ctx *core.Context) { ctx.Text("up") })
+
+	r := httptest.NewRequest("GET", "/api/status", nil)
+	r.Header.Set("X-Key", "secret")
+	w := httptest.NewRecorder()
+	app.ServeHTTP(w, r)
+	fmt.Println(w.Code, w.Body.String())
+	send(app, "GET", "/api/status", "", "")
+	// Output:
+	// 200 up
+	// 401 Unauthorized: X-Key required
+}
+
+// album is the input of the JSON API example.
+type album struct {
+	Title string  `json:"title"`
+	Price float64 `json:"price"`
+}
+
+// A JSON API: ReadJSON decodes the body and runs the application's
+// Validator; any error goes to StopWithError, whose status and page come
+// from the error (415 for a body that is not JSON, 400 for malformed JSON
+// or invalid fields).
+func Example_jsonAPI() {
+	validate := core.ValidatorFunc(func(v any) error {
+		a := v.(*album)
+		fields := map[string]string{}
+		if a.Title == "" {
+			fields["title"] = "required"
+		}
+		if a.Price <= 0 {
+			fields["price"] = "must be positive"
+		}
+		if len(fields) > 0 {
+			return &core.ValidationError{Fields: fields}
+		}
+		return nil
+	})
+	app := core.New(core.WithValidator(validate), core.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	app.Post("/albums", func(ctx *core.Context) {
+		var a album
+		if err := ctx.ReadJSON(&a); err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		ctx.SetStatus(http.StatusCreated)
+		ctx.JSON(a)
+	})
+	send(app, "POST", "/albums", "application/json", `{"title":"Blue Train","price":56.99}`)
+	send(app, "POST", "/albums", "application/json", `{"price":0}`)
+	send(app, "POST", "/albums", "application/json", `{"title":`)
+	send(app, "POST", "/albums", "text/plain", `{"title":"x","price":1}`)
+	// Output:
+	// 201 {"title":"Blue Train","price":56.99}
+	// 400 {"errors":{"price":"must be positive","title":"required"}}
+	// 400 Bad Request: malformed JSON: unexpected end of body
+	// 415 Unsupported Media Type: request body must be JSON (Content-Type: application/json), got "text/plain"
+}
