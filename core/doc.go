@@ -110,5 +110,16 @@
 // A Context belongs to its request and is reused for another one after the
 // handler returns: do not keep it, or anything it returned that is documented
 // as request-scoped, beyond that. A goroutine that needs request data gets
-// ctx.Clone(). A released Context panics with ErrContextReleased on access.
+// ctx.Clone(). A released Context panics with ErrContextReleased on reads
+// and fails writes with it, without a data race.
+//
+// What the router starts itself never reaches another request: the chain
+// after a FromStd middleware runs on a Context of its own, and when the
+// middleware returns before that chain did (http.TimeoutHandler), the
+// Context is released at once and never reused, so the late handler only
+// ever gets ErrContextReleased. A goroutine the handler started with ctx
+// itself is different: its handle fails while the Context waits in the
+// pool, but once the Context serves another request nothing distinguishes
+// the stale handle from the new one (telling them apart would cost an
+// allocation per request). Hence Clone.
 package core
