@@ -323,21 +323,6 @@ func formatMillis(ms float64) string {
 	}
 }
 
-// WriteColdStartChart draws the cold starts of c's measured apps (median
-// time to the first response, min-max error bars) into the PNG file path.
-func WriteColdStartChart(c *Comparison, path string) error {
-	var bars []bar
-	for i := range c.Apps {
-		a := &c.Apps[i]
-		if !a.FootprintMeasured() {
-			continue
-		}
-		bars = append(bars, bar{name: Label(a.Name), spread: a.Footprint.ColdStart.FirstResponse, base: a.Name == c.Baseline})
-	}
-	title := fmt.Sprintf("%s: %s %s, cold start to first response (ms, median, min-max)", c.title(), c.Method, c.Path)
-	return drawBars(bars, title, "milliseconds", func(v float64) string { return fmt.Sprintf("%.0f", v) }, true, path)
-}
-
 // checkFootprintMarkdown checks RESULTS.md of a footprint report: per
 // comparison the two tables, every app in both, skipped and failed apps
 // with their reason, measured ones with figures.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,5 +148,42 @@ func TestFormatMillis(t *testing.T) {
 		if got := formatMillis(tt.ms); got != tt.want {
 			t.Errorf("formatMillis(%v) = %q, want %q", tt.ms, got, tt.want)
 		}
+	}
+}
+
+func TestWriteColdStartChart(t *testing.T) {
+	measured := footprintResults().Comparisons[0]
+	skippedOnly := Comparison{Name: "simple", Apps: []App{{Name: "netcore-aot", Skipped: "no clang"}}}
+	zero := footprintResults().Comparisons[0]
+	zero.Apps = zero.Apps[:1]
+	zero.Apps[0].Footprint.ColdStart.FirstResponseMillis = []float64{0}
+	tests := []struct {
+		name    string
+		c       Comparison
+		wantErr bool
+		noData  bool
+	}{
+		{name: "measured, skipped and failed apps", c: measured},
+		{name: "nothing measured", c: skippedOnly, wantErr: true, noData: true},
+		{name: "a zero time has no place on a log axis", c: zero, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i := range tt.c.Apps {
+				if fp := tt.c.Apps[i].Footprint; fp != nil {
+					fp.Summarize()
+				}
+			}
+			path := filepath.Join(t.TempDir(), "cold-start.png")
+			err := WriteColdStartChart(&tt.c, path)
+			if (err != nil) != tt.wantErr || errors.Is(err, ErrNoData) != tt.noData {
+				t.Fatalf("err = %v, want error %v (no data %v)", err, tt.wantErr, tt.noData)
+			}
+			if err == nil {
+				if err := checkPNG(path); err != nil {
+					t.Error(err)
+				}
+			}
+		})
 	}
 }
