@@ -102,6 +102,8 @@ func (app *Application) endStdCall(c *Context, call *stdCall) {
 		return
 	}
 	if call.ran {
+		c.route = in.route // routed by the inner chain under UseRouter
+		c.params = append(c.params[:0], in.params...)
 		c.values.entries = append(c.values.entries[:0], in.values.entries...)
 		c.err, c.stopped, c.errorFired = in.err, in.stopped || c.stopped, in.errorFired || c.errorFired
 		c.viewLayout = in.viewLayout

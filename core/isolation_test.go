@@ -121,3 +121,31 @@ func TestGoroutineKeepingContext(t *testing.T) {
 		t.Errorf("next response carries the stale write: %q", w.Body)
 	}
 }
+
+// TestFromStdStateFlowsBack checks that what the chain after a FromStd
+// middleware sets (route, parameters, values, error) is seen by the
+// middleware that runs before it, as without FromStd.
+func TestFromStdStateFlowsBack(t *testing.T) {
+	pass := func(next http.Handler) http.Handler { return next }
+	var route, param, value string
+	var err error
+	app := quietApp()
+	app.UseRouter(func(c *Context) {
+		c.Next()
+		if c.Route() != nil {
+			route = c.Route().Pattern
+		}
+		param, value, err = c.Param("id"), c.Values().GetString("k"), c.Err()
+	})
+	app.UseRouter(FromStd(pass))
+	app.Get("/items/{id}", func(c *Context) {
+		c.Values().Set("k", "v")
+		c.StopWithError(NewHTTPError(http.StatusConflict, "taken"))
+	})
+	if w := do(app, "GET", "/items/7", nil); w.Code != http.StatusConflict {
+		t.Fatalf("status %d", w.Code)
+	}
+	if route != "/items/{id}" || param != "7" || value != "v" || StatusOf(err) != http.StatusConflict {
+		t.Errorf("outer middleware saw route %q, param %q, value %q, err %v", route, param, value, err)
+	}
+}
