@@ -59,9 +59,10 @@ func (c *Context) readAll(what string) ([]byte, error) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
-	limit := c.app.bodyLimit
-	if n := r.ContentLength; n > 0 {
-		if limit > 0 && n > limit {
+	// The announced length sizes the buffer only under a limit: without one
+	// a client could make the server allocate whatever it announces.
+	if n, limit := r.ContentLength, c.app.bodyLimit; n > 0 && limit > 0 {
+		if n > limit {
 			return nil, &HTTPError{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body larger than %d bytes", limit)}
 		}
 		c.limitBody()

@@ -76,3 +76,26 @@ func BenchmarkReadJSON(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/float64(b.N)/float64(len(body)), "alloc/body-byte")
 }
+
+// TestAnnouncedLengthWithoutLimit checks that with the body limit off a
+// client's Content-Length does not size an allocation: a 1 TiB announcement
+// with a short body reads what arrives instead of allocating 1 TiB (which
+// would kill the process).
+func TestAnnouncedLengthWithoutLimit(t *testing.T) {
+	app := quietApp(WithBodyLimit(0))
+	app.Post("/raw", func(c *Context) {
+		b, err := c.ReadBody()
+		if err != nil {
+			c.StopWithError(err)
+			return
+		}
+		c.Text(string(b))
+	})
+	r := httptest.NewRequest("POST", "/raw", strings.NewReader("short"))
+	r.ContentLength = 1 << 40
+	w := httptest.NewRecorder()
+	app.ServeHTTP(w, r)
+	if w.Code != 200 || w.Body.String() != "short" {
+		t.Fatalf("%d %q", w.Code, w.Body)
+	}
+}
