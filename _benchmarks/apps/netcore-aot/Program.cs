@@ -16,8 +16,12 @@
 // when given, else http://127.0.0.1:$PORT (5000).
 //
 // Sessions are not offered with Native AOT: ASP.NET Core's Native AOT
-// compatibility table lists the Session middleware as not supported, so the
-// sessions comparison has no AOT row.
+// compatibility table lists the Session middleware as not supported, and
+// AddSession carries RequiresUnreferencedCode ("Session State middleware
+// does not currently support trimming or native AOT"), so publishing
+// netcore-sessions with PublishAot warns IL2026. A trial publish of it built
+// and answered GET /setget here (.NET 10.0.12), but the suite measures
+// supported configurations only: the sessions comparison has no AOT row.
 
 using System.Runtime;
 
