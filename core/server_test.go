@@ -233,7 +233,7 @@ func firstLine(s string) string {
 // deadline armed for a large response does not outlive it on a keep-alive
 // connection.
 func TestWriteDeadline(t *testing.T) {
-	app := quietApp(WithStartupOutput(nil), WithWriteTimeout(300*time.Millisecond))
+	app := quietApp(WithStartupOutput(nil), WithWriteTimeout(time.Second))
 	writeErr := make(chan error, 1)
 	chunk := strings.Repeat("x", 64<<10)
 	app.Get("/big", func(c *Context) {
@@ -284,7 +284,7 @@ func TestWriteDeadline(t *testing.T) {
 	if b := get("/medium"); len(b) != 100<<10 {
 		t.Fatalf("medium: %d bytes", len(b))
 	}
-	time.Sleep(500 * time.Millisecond)
+	time.Sleep(1300 * time.Millisecond)
 	if b := get("/small"); b != "small" {
 		t.Fatalf("small after a pause on the same connection: %q", b)
 	}
