@@ -272,3 +272,35 @@ func TestNetHTTPFieldsAndMultipart(t *testing.T) {
 		{method: "POST", target: "/n/upload", body: body.String(), contentType: mw.FormDataContentType(), status: 200, want: "scan 7"},
 	})
 }
+
+// TestInputsValidator checks that a body bound for a controller goes
+// through the application's Validator, JSON and form alike, and that a
+// *core.ValidationError is answered 400 with the fields as JSON.
+func TestInputsValidator(t *testing.T) {
+	validate := core.ValidatorFunc(func(v any) error {
+		it, ok := v.(*item)
+		if !ok {
+			return nil
+		}
+		fields := map[string]string{}
+		if it.Name == "" {
+			fields["name"] = "required"
+		}
+		if it.Count < 0 {
+			fields["count"] = "must not be negative"
+		}
+		if len(fields) > 0 {
+			return &core.ValidationError{Fields: fields}
+		}
+		return nil
+	})
+	app := inputsApp(t, core.WithValidator(validate))
+	check(t, app, []request{
+		{method: "POST", target: "/in/items", body: `{"name":"pen","count":2}`, contentType: "application/json", status: 201, want: `{"name":"pen","count":3}`},
+		{method: "POST", target: "/in/items", body: `{"count":-1}`, contentType: "application/json",
+			status: 400, want: `{"errors":{"count":"must not be negative","name":"required"}}`},
+		{method: "POST", target: "/in/items", body: `count=1`, contentType: "application/x-www-form-urlencoded",
+			status: 400, want: `{"errors":{"name":"required"}}`},
+		{method: "PUT", target: "/in/items/3", body: `{"count":1}`, contentType: "application/json", status: 400, contain: `"name":"required"`},
+	})
+}
