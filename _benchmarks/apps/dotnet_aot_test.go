@@ -28,8 +28,18 @@ func TestDotnetAOTApp(t *testing.T) {
 		t.Skip("zlib's development library not found: Native AOT cannot link netcore-aot (Debian: apt-get install -y zlib1g-dev)")
 	}
 	root, _ := benchtest.MustContract(t)
-	dir := filepath.Join(root, "apps", "netcore-aot")
-	out := t.TempDir()
+	// A copy of the sources, so that this publish never shares obj/ with
+	// the runner's publish of the same app in a test running alongside.
+	dir, out := t.TempDir(), t.TempDir()
+	for _, f := range []string{"NetCoreAot.csproj", "Program.cs"} {
+		data, err := os.ReadFile(filepath.Join(root, "apps", "netcore-aot", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	publish := exec.CommandContext(ctx, "dotnet", "publish", "NetCoreAot.csproj", "-c", "Release", "-r", "linux-x64", "-o", out, "--nologo")
