@@ -29,7 +29,7 @@ func (w *benchWriter) reset()                            { clear(w.h) }
 
 // setgetApp is the sessions comparison of the benchmark suite: GET /setget
 // stores "key"="value" in the session and answers with it.
-func setgetApp(b *testing.B, opts ...sessions.Option) (*core.Application, *sessions.Manager) {
+func setgetApp(b testing.TB, opts ...sessions.Option) (*core.Application, *sessions.Manager) {
 	m := sessions.MustNew(opts...)
 	b.Cleanup(func() { m.Close() })
 	app := core.New()

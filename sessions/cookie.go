@@ -87,51 +87,67 @@ const (
 // header value is built in one allocation of its exact size, and assigned
 // directly when the response has no Set-Cookie yet.
 func (m *Manager) setCookie(w http.ResponseWriter, tls bool, value string, maxAge time.Duration, now time.Time) {
-	var secs int64
-	var tmp [40]byte
+	v := m.cookieHeader(tls, value, maxAge, now)
+	h := w.Header()
+	list, ok := h["Set-Cookie"]
+	if !ok {
+		h["Set-Cookie"] = []string{v}
+		return
+	}
+	if i := m.cookieIndex(list); i >= 0 {
+		list[i] = v
+		return
+	}
+	h["Set-Cookie"] = append(list, v)
+}
+
+// maxAgeSeconds returns a cookie lifetime in whole seconds, rounded up so
+// a sub-second lifetime still sets a cookie.
+func maxAgeSeconds(maxAge time.Duration) int64 {
+	return int64((maxAge + time.Second - 1) / time.Second)
+}
+
+// cookieSize returns the length of cookieHeader's result.
+func (m *Manager) cookieSize(tls bool, value string, maxAge time.Duration) int {
 	n := len(m.name) + 1 + len(value) + len(m.attrs)
 	switch {
 	case maxAge < 0:
 		n += len(expiredAttrs)
 	case maxAge > 0:
-		// Seconds are rounded up so a sub-second lifetime still sets a cookie.
-		secs = int64((maxAge + time.Second - 1) / time.Second)
-		n += len(expiresAttr) + httpDateLen + len(maxAgeAttr) + len(strconv.AppendInt(tmp[:0], secs, 10))
+		var tmp [20]byte
+		n += len(expiresAttr) + httpDateLen + len(maxAgeAttr) + len(strconv.AppendInt(tmp[:0], maxAgeSeconds(maxAge), 10))
 	}
-	secure := !m.secure && tls
-	if secure {
+	if !m.secure && tls {
 		n += len(secureAttr)
 	}
+	return n
+}
+
+// cookieHeader renders a Set-Cookie value into a buffer of exactly
+// cookieSize bytes, the string's only allocation.
+func (m *Manager) cookieHeader(tls bool, value string, maxAge time.Duration, now time.Time) string {
 	var b strings.Builder
-	b.Grow(n)
+	b.Grow(m.cookieSize(tls, value, maxAge))
 	b.WriteString(m.name)
 	b.WriteByte('=')
 	b.WriteString(value)
+	var tmp [40]byte
 	switch {
 	case maxAge < 0:
 		b.WriteString(expiredAttrs)
 	case maxAge > 0:
 		// Expires for old clients, Max-Age (which wins) for the rest.
+		secs := maxAgeSeconds(maxAge)
 		b.WriteString(expiresAttr)
 		b.Write(now.Add(time.Duration(secs)*time.Second).UTC().AppendFormat(tmp[:0], http.TimeFormat))
 		b.WriteString(maxAgeAttr)
 		b.Write(strconv.AppendInt(tmp[:0], secs, 10))
 	}
 	b.WriteString(m.attrs)
-	if secure {
+	if !m.secure && tls {
 		b.WriteString(secureAttr)
 	}
-	h := w.Header()
-	list, ok := h["Set-Cookie"]
-	if !ok {
-		h["Set-Cookie"] = []string{b.String()}
-		return
-	}
-	if i := m.cookieIndex(list); i >= 0 {
-		list[i] = b.String()
-		return
-	}
-	h["Set-Cookie"] = append(list, b.String())
+	return b.String()
 }
 
 // cookieIndex returns the position in list of this Manager's cookie, or -1.

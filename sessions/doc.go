@@ -117,11 +117,11 @@
 // came back once - every logged-in user, whose login redirect already
 // brings the cookie back - stays logged in, and memory stays at the cap.
 //
-// Memory: a stored session holding one short string value takes 256 bytes
-// of live heap (record with its probation links, value slice, ID, map
-// slot), about 256 MB for a million sessions, 353 bytes per session of
-// memory obtained from the OS with the garbage collector's headroom (Go
-// 1.26, linux/amd64; 208 and 330 bytes before the probation links):
+// Memory: a stored session holding one short string value takes 224 bytes
+// of live heap (record with its first value inline and its probation
+// links, ID, map slot), about 224 MB for a million sessions, 327 bytes per
+// session of memory obtained from the OS with the garbage collector's
+// headroom (Go 1.26, linux/amd64):
 //
 //	go test -run '^$' -bench MemoryPerSession -benchtime=1000000x ./sessions
 //

@@ -125,3 +125,22 @@ func TestReadOnlyFloodStoresNothing(t *testing.T) {
 		t.Fatalf("%d sessions stored by read-only requests", n)
 	}
 }
+
+// TestReturningSessionAllocatesNothing: a request on an existing in-memory
+// session shares the record's Session handle instead of allocating one.
+func TestReturningSessionAllocatesNothing(t *testing.T) {
+	app, m := setgetApp(t)
+	rec := httptest.NewRecorder()
+	app.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/setget", nil))
+	ck := sessionCookie(rec.Result(), m.CookieName())
+	if ck == nil {
+		t.Fatal("no cookie for a new session")
+	}
+	req := httptest.NewRequest(http.MethodGet, "/setget", nil)
+	req.Header.Set("Cookie", ck.Name+"="+ck.Value)
+	w := &benchWriter{h: make(http.Header)}
+	app.ServeHTTP(w, req) // the first return makes the shared handle
+	if n := testing.AllocsPerRun(100, func() { w.reset(); app.ServeHTTP(w, req) }); n != 0 {
+		t.Fatalf("%v allocations per request on an existing session", n)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"net/http"
 	"runtime"
 	"strconv"
 	"sync"
@@ -353,6 +354,54 @@ func TestMemoryCapProbationFirst(t *testing.T) {
 		t.Fatal("with no probation record, the protected record closest to expiry was not the victim")
 	}
 }
+
+// TestCookieHeaderExactSize: the Set-Cookie value is built in one
+// allocation of exactly its length, and a response without a Set-Cookie
+// gets it with one more (the header's slice).
+func TestCookieHeaderExactSize(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	id, _ := NewID()
+	tests := []struct {
+		name   string
+		opts   []Option
+		tls    bool
+		maxAge time.Duration
+	}{
+		{"browser session", nil, false, 0},
+		{"over TLS", nil, true, 0},
+		{"persistent", nil, false, 30 * 24 * time.Hour},
+		{"sub-second", nil, false, time.Millisecond},
+		{"deletion", nil, false, -1},
+		{"custom attributes", []Option{WithPath("/app"), WithDomain("example.com"), WithSecure(), WithSameSite(http.SameSiteStrictMode)}, true, time.Hour},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := MustNew(append(tt.opts, WithDatabase(NewMemoryDatabase(WithSweepInterval(-1))))...)
+			v := m.cookieHeader(tt.tls, id, tt.maxAge, now)
+			if n := m.cookieSize(tt.tls, id, tt.maxAge); n != len(v) {
+				t.Fatalf("sized %d bytes for %q (%d)", n, v, len(v))
+			}
+			if a := testing.AllocsPerRun(50, func() { m.cookieHeader(tt.tls, id, tt.maxAge, now) }); a != 1 {
+				t.Fatalf("%v allocations to build the value", a)
+			}
+			h := http.Header{}
+			w := &headerWriter{h: h}
+			if a := testing.AllocsPerRun(50, func() { delete(h, "Set-Cookie"); m.setCookie(w, tt.tls, id, tt.maxAge, now) }); a != 2 {
+				t.Fatalf("%v allocations to set the header on a response without one, want 2", a)
+			}
+			if got := h["Set-Cookie"]; len(got) != 1 || got[0] != v {
+				t.Fatalf("header %q, want [%q]", got, v)
+			}
+		})
+	}
+}
+
+// headerWriter is a ResponseWriter that only has headers.
+type headerWriter struct{ h http.Header }
+
+func (w *headerWriter) Header() http.Header         { return w.h }
+func (w *headerWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (w *headerWriter) WriteHeader(int)             {}
 
 func TestManagerCloseStopsOwnSweeperOnly(t *testing.T) {
 	m := MustNew()

@@ -304,9 +304,9 @@ func (m *Manager) Regenerate(x Exchange) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.rec.mu.RLock()
+	s.rec.mu.Lock()
 	oldID, sent := s.id, s.cookieSent
-	s.rec.mu.RUnlock()
+	s.rec.mu.Unlock()
 	if s.isNew && !sent && !s.stored() {
 		// Nothing of this session left the server: its ID is drawn at
 		// the first write.
