@@ -48,18 +48,32 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithBodyLimit sets the maximum request body size read by the Context's
-// body readers; larger bodies get 413.
+// body readers; larger bodies get 413. 0 means no limit; a negative size is
+// a registration error.
 func WithBodyLimit(n int64) Option {
-	return func(app *Application) { app.bodyLimit = n }
+	return func(app *Application) {
+		if n < 0 {
+			app.recordError("", "", fmt.Errorf("WithBodyLimit: negative size %d", n))
+			return
+		}
+		app.bodyLimit = n
+	}
 }
 
 // WithWriteTimeout sets how long a response that can block (a body past
 // 64 KiB, a flushed stream, a file) may take to be written, from the write
 // that armed it (default DefaultWriteTimeout); 0 sets no deadline. It
 // applies whatever server runs the application, and a handler can move its
-// own deadline with http.ResponseController.
+// own deadline with http.ResponseController. A negative duration is a
+// registration error.
 func WithWriteTimeout(d time.Duration) Option {
-	return func(app *Application) { app.writeTimeout = d }
+	return func(app *Application) {
+		if d < 0 {
+			app.recordError("", "", fmt.Errorf("WithWriteTimeout: negative duration %v", d))
+			return
+		}
+		app.writeTimeout = d
+	}
 }
 
 // WithTrailingSlash sets the trailing-slash policy.
@@ -87,9 +101,16 @@ func WithStartupOutput(w io.Writer) Option {
 }
 
 // WithShutdownTimeout sets how long graceful shutdown waits for in-flight
-// requests after SIGINT or SIGTERM (default 15s).
+// requests after SIGINT or SIGTERM (default 15s). A negative duration is a
+// registration error.
 func WithShutdownTimeout(d time.Duration) Option {
-	return func(app *Application) { app.shutdownTimeout = d }
+	return func(app *Application) {
+		if d < 0 {
+			app.recordError("", "", fmt.Errorf("WithShutdownTimeout: negative duration %v", d))
+			return
+		}
+		app.shutdownTimeout = d
+	}
 }
 
 // WithTrustedProxies makes RemoteAddr believe header ("X-Forwarded-For" or

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vireo-go/vireo/internal/registry"
 )
@@ -29,6 +30,9 @@ func TestRegistrationErrorKinds(t *testing.T) {
 		{"party prefix", func(app *Application) { app.Party("p") }, "", "p", "begin with '/'"},
 		{"nil fs", func(app *Application) { app.HandleDir("/static", nilFS) }, "GET", "/static", "fs.FS"},
 		{"trusted proxy", func(app *Application) { WithTrustedProxies("X-Real-IP", "not-an-ip")(app) }, "", "", "WithTrustedProxies"},
+		{"body limit", func(app *Application) { WithBodyLimit(-1)(app) }, "", "", "WithBodyLimit"},
+		{"write timeout", func(app *Application) { WithWriteTimeout(-time.Second)(app) }, "", "", "WithWriteTimeout"},
+		{"shutdown timeout", func(app *Application) { WithShutdownTimeout(-time.Second)(app) }, "", "", "WithShutdownTimeout"},
 		{"nil view", func(app *Application) { app.RegisterView(nil) }, "", "", "nil engine"},
 		{"outside package", func(app *Application) {
 			registry.RecordError(app, "", "", errors.New("mvc: controller cannot bind"))
