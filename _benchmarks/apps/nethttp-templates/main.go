@@ -28,13 +28,6 @@ import (
 	"time"
 )
 
-// The defaults of Vireo's server (core.DefaultReadHeaderTimeout and so on).
-const (
-	readHeaderTimeout = 10 * time.Second
-	idleTimeout       = 120 * time.Second
-	maxHeaderBytes    = 1 << 20
-)
-
 // textHTML is the Content-Type, assigned to the header map directly (the
 // key is canonical) and shared by every response: net/http only reads it.
 var textHTML = []string{"text/html; charset=utf-8"}
@@ -103,15 +96,25 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	srv := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: readHeaderTimeout,
-		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
-	}
 	fmt.Printf("Now listening on: http://127.0.0.1:%d\nApplication started. Press CTRL+C to shut down.\n", ln.Addr().(*net.TCPAddr).Port)
-	if err := srv.Serve(ln); err != nil {
+	if err := newServer(mux).Serve(ln); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
+	}
+}
+
+// newServer returns the server of this app, with the limits Vireo's Serve
+// sets by default (the test compares them): a deadline for the request
+// headers and one for the whole request, an idle timeout and a header size
+// bound. Vireo arms a write deadline only for a response past 64 KiB, which
+// this app never writes, and leaves http.Server's WriteTimeout at zero, as
+// does this app.
+func newServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    1 << 20,
 	}
 }
