@@ -25,6 +25,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync/atomic"
 )
 
@@ -253,10 +254,21 @@ func (c *Context) SetCookie(cookie *http.Cookie) {
 
 // SetStatus sets the response status. It reaches the client with the
 // first byte of the body; an error status (>= 400) with no body runs the
-// error handler registered for it.
+// error handler registered for it. A code outside 100-999, which net/http
+// cannot send, stops the chain with a 500 whose error names the code.
 func (c *Context) SetStatus(code int) {
 	c.check()
+	if code < 100 || code > 999 {
+		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: errStatusCode(code)})
+		return
+	}
 	c.out.WriteHeader(code)
+}
+
+type errStatusCode int
+
+func (e errStatusCode) Error() string {
+	return "vireo: invalid status code " + strconv.Itoa(int(e))
 }
 
 // Status returns the response status set so far (200 by default).

@@ -290,3 +290,40 @@ func TestWritersReportThroughErr(t *testing.T) {
 		}
 	}
 }
+
+// TestInvalidStatusCode checks that a status net/http would panic on (below
+// 100 or above 999) becomes a 500 whose error names the code, instead of a
+// panic that aborts the connection or escapes ServeHTTP. A handler that
+// writes after it gets the 500 with its body, as after StopWithError.
+func TestInvalidStatusCode(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		h    Handler
+		body string
+	}{
+		{"SetStatus 0 then write", func(c *Context) { c.SetStatus(0); c.WriteString("x") }, "x"},
+		{"SetStatus 42 then write", func(c *Context) { c.SetStatus(42); c.WriteString("x") }, "x"},
+		{"SetStatus 1000 then write", func(c *Context) { c.SetStatus(1000); c.WriteString("x") }, "x"},
+		{"SetStatus 1000", func(c *Context) { c.SetStatus(1000) }, "error page"},
+		{"StopWithStatus 0", func(c *Context) { c.StopWithStatus(0) }, "error page"},
+		{"StopWithStatus 99", func(c *Context) { c.StopWithStatus(99) }, "error page"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := quietApp()
+			var gotErr error
+			app.Get("/", tc.h)
+			app.OnErrorCode(http.StatusInternalServerError, func(c *Context) {
+				gotErr = c.Err()
+				c.WriteString("error page")
+			})
+			w := httptest.NewRecorder()
+			app.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+			if w.Code != http.StatusInternalServerError || w.Body.String() != tc.body {
+				t.Errorf("got %d %q, want 500 %q", w.Code, w.Body.String(), tc.body)
+			}
+			if tc.body == "error page" && (gotErr == nil || !strings.Contains(gotErr.Error(), "invalid status code")) {
+				t.Errorf("Err() = %v, want an invalid status code error", gotErr)
+			}
+		})
+	}
+}
