@@ -35,13 +35,13 @@ import (
 
 // TimeoutResponse is the answer sent when a handler overruns its deadline.
 type TimeoutResponse struct {
-	Status      int    // default 503
-	ContentType string // default text/plain; charset=utf-8
-	Body        string // default "Service Unavailable: the request took too long"
+	Status      int    // 0 means 503
+	ContentType string // "" means text/plain; charset=utf-8
+	Body        string // sent as is
 }
 
-// DefaultTimeoutResponse is the response used when none is given.
-var DefaultTimeoutResponse = TimeoutResponse{
+// defaultTimeoutResponse is the response used when none is given.
+var defaultTimeoutResponse = TimeoutResponse{
 	Status:      http.StatusServiceUnavailable,
 	ContentType: "text/plain; charset=utf-8",
 	Body:        "Service Unavailable: the request took too long",
@@ -64,12 +64,16 @@ func WithRequestTimeout(d time.Duration) Option {
 
 // NextWithTimeout runs the rest of the chain like Next, with a deadline of
 // d on Request().Context(). It reports whether the deadline passed first;
-// then the client got resp (DefaultTimeoutResponse when nil) and the
-// chain's writes were refused. See the file comment for the mechanism.
+// then the client got resp at the deadline (when resp is nil: 503,
+// text/plain, "Service Unavailable: the request took too long") and the
+// chain's writes were refused with http.ErrHandlerTimeout. The chain runs
+// in a goroutine of its own and its response is buffered until it returns,
+// so it cannot stream; after a timeout the Context stays out of the pool
+// until the chain returns, so a late handler never reaches another request.
 func (c *Context) NextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOut bool) {
 	c.check()
 	if resp == nil {
-		resp = &DefaultTimeoutResponse
+		resp = &defaultTimeoutResponse
 	}
 	orig := c.request
 	tctx, cancel := context.WithTimeout(orig.Context(), d)

@@ -48,10 +48,9 @@ const (
 	EncodingGzip   = "gzip"
 )
 
-// DefaultCompressTypes are the media types Compress compresses by default.
-// A trailing "/*" matches a whole type, a leading "*+" a structured-syntax
-// suffix.
-var DefaultCompressTypes = []string{
+// defaultCompressTypes are the media types Compress compresses by default
+// (listed in WithContentTypes' documentation).
+var defaultCompressTypes = []string{
 	"text/*", "application/json", "application/javascript", "application/xml",
 	"application/wasm", "image/svg+xml", "*+json", "*+xml",
 }
@@ -117,8 +116,10 @@ func WithMinSize(n int) CompressOption {
 	}
 }
 
-// WithContentTypes replaces the media types that are compressed (default
-// DefaultCompressTypes), in the same forms.
+// WithContentTypes replaces the media types that are compressed. A trailing
+// "/*" matches a whole type, a leading "*+" a structured-syntax suffix. The
+// default is text/*, application/json, application/javascript,
+// application/xml, application/wasm, image/svg+xml, *+json and *+xml.
 func WithContentTypes(types ...string) CompressOption {
 	return func(c *compressConfig) error {
 		for _, t := range types {
@@ -163,7 +164,7 @@ func Compress(opts ...CompressOption) (core.Handler, error) {
 		encodings: []string{EncodingZstd, EncodingBrotli, EncodingGzip},
 		levels:    map[string]int{EncodingGzip: 5, EncodingBrotli: 4, EncodingZstd: 2},
 		minSize:   1024,
-		types:     DefaultCompressTypes,
+		types:     defaultCompressTypes,
 	}
 	for _, opt := range opts {
 		if err := opt(&cfg); err != nil {

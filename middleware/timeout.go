@@ -41,16 +41,16 @@ func Timeout(d time.Duration, opts ...TimeoutOption) (core.Handler, error) {
 	if d <= 0 {
 		return nil, fmt.Errorf("middleware: Timeout: duration %v is not positive", d)
 	}
-	resp := core.DefaultTimeoutResponse
-	for _, opt := range opts {
-		if err := opt(&resp); err != nil {
-			return nil, err
+	var resp *core.TimeoutResponse // nil: NextWithTimeout's default response
+	if len(opts) > 0 {
+		resp = &core.TimeoutResponse{Status: http.StatusServiceUnavailable}
+		for _, opt := range opts {
+			if err := opt(resp); err != nil {
+				return nil, err
+			}
 		}
 	}
-	if resp.Status == 0 {
-		resp.Status = http.StatusServiceUnavailable
-	}
-	return func(ctx *core.Context) { ctx.NextWithTimeout(d, &resp) }, nil
+	return func(ctx *core.Context) { ctx.NextWithTimeout(d, resp) }, nil
 }
 
 // MustTimeout is Timeout that panics on an invalid argument.
