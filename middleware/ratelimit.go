@@ -204,8 +204,9 @@ func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
 		}
 		store = ms
 	}
-	// Header values for small numbers are made once and shared.
-	nums := make([][]string, max(cfg.burst, 60)+1)
+	// Header values for small numbers are made once and shared; a larger
+	// burst pays an allocation for its counts instead of a table that size.
+	nums := make([][]string, min(max(cfg.burst, 60), 4096)+1)
 	for i := range nums {
 		nums[i] = []string{strconv.Itoa(i)}
 	}

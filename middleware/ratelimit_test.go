@@ -127,3 +127,24 @@ func TestRateLimitStoreError(t *testing.T) {
 func BenchmarkRateLimit(b *testing.B) {
 	runBench(b, benchApp(b, MustRateLimit(WithRate(1e9, 1000))), httptest.NewRequest("GET", "/data", nil))
 }
+
+// TestRateLimitLargeBurst checks that a large burst is a valid
+// configuration: RateLimit does not build a header value per possible
+// count (a burst of 1<<50 made it panic in make, one of 1e8 cost GBs).
+func TestRateLimitLargeBurst(t *testing.T) {
+	for _, burst := range []int{1 << 50, 100_000_000} {
+		h, err := RateLimit(WithRate(1, burst))
+		if err != nil {
+			t.Fatalf("burst %d: %v", burst, err)
+		}
+		app := core.New(core.WithStartupOutput(nil))
+		app.UseRouter(h)
+		app.Get("/", func(ctx *core.Context) {})
+		rec := httptest.NewRecorder()
+		app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+		if rec.Code != 200 || rec.Header().Get("RateLimit-Limit") != strconv.Itoa(burst) ||
+			rec.Header().Get("RateLimit-Remaining") != strconv.Itoa(burst-1) {
+			t.Errorf("burst %d: %d, headers %v", burst, rec.Code, rec.Header())
+		}
+	}
+}
