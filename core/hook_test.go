@@ -125,3 +125,47 @@ func (w *discardWriter) Header() http.Header               { return w.h }
 func (w *discardWriter) Write(p []byte) (int, error)       { return len(p), nil }
 func (w *discardWriter) WriteHeader(int)                   {}
 func (w *discardWriter) WriteString(s string) (int, error) { return len(s), nil }
+
+// TestBeforeWriteHooksBehindFromStd checks that a hook registered by a
+// handler behind a net/http middleware runs when the handler wrote nothing
+// (a session saved by a handler that only changes it), and that its error
+// still becomes the error page, written through the middleware's writer.
+func TestBeforeWriteHooksBehindFromStd(t *testing.T) {
+	passthrough := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { next.ServeHTTP(w, r) })
+	}
+	unavailable := &HTTPError{Code: http.StatusServiceUnavailable, Message: "store down"}
+	tests := []struct {
+		name       string
+		err        error
+		routerMw   bool
+		wantStatus int
+		wantBody   string
+	}{
+		{"Use, nothing written", nil, false, 200, ""},
+		{"Use, failing, nothing written", unavailable, false, http.StatusServiceUnavailable, "custom 503"},
+		{"UseRouter, nothing written", nil, true, 200, ""},
+		{"UseRouter, failing, nothing written", unavailable, true, http.StatusServiceUnavailable, "custom 503"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := &countHook{err: tt.err}
+			app := New(WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+			if tt.routerMw {
+				app.UseRouter(FromStd(passthrough))
+			} else {
+				app.Use(FromStd(passthrough))
+			}
+			app.OnErrorCode(http.StatusServiceUnavailable, func(c *Context) { c.WriteString("custom 503") })
+			app.Get("/", func(c *Context) { c.OnBeforeWrite(h) })
+			rec := httptest.NewRecorder()
+			app.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+			if rec.Code != tt.wantStatus || rec.Body.String() != tt.wantBody || h.runs != 1 {
+				t.Fatalf("got %d %q after %d hook runs, want %d %q after 1", rec.Code, rec.Body.String(), h.runs, tt.wantStatus, tt.wantBody)
+			}
+			if rec.Header().Get("X-Hook") != "ran" {
+				t.Error("the hook's header is missing")
+			}
+		})
+	}
+}

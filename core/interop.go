@@ -146,11 +146,15 @@ func (c *Context) adopt(outer *Context) {
 }
 
 // finish ends the inner chain of a FromStd middleware as ServeHTTP ends a
-// request, but through the middleware's writer: the error page for an
-// error status with no body, or the bare status.
+// request, but through the middleware's writer: the before-write hooks of a
+// chain that wrote nothing, then the error page for an error status with no
+// body, or the bare status.
 func (c *Context) finish() {
 	if c.writer.hijacked || c.Written() {
 		return
+	}
+	if len(c.writer.hooks) > 0 {
+		c.writer.runHooks() // a failing hook turns the response into its error page
 	}
 	if c.writer.status >= 400 {
 		c.app.safeFireError(c)
