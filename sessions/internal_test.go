@@ -403,6 +403,48 @@ func (w *headerWriter) Header() http.Header         { return w.h }
 func (w *headerWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (w *headerWriter) WriteHeader(int)             {}
 
+// TestProbationQueueBounded: the probation queue neither grows with a
+// steady flood (its consumed front is reclaimed) nor keeps the IDs of
+// records that left probation (they are compacted away).
+func TestProbationQueueBounded(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(1e9, 0)}
+	const perShard = 64
+	db := NewMemoryDatabase(WithMemoryClock(clock.Now), WithMaxSessions(perShard), WithShards(1), WithSweepInterval(-1))
+	defer db.Close()
+	s := &db.shards[0]
+	bound := func(what string) {
+		t.Helper()
+		if q := cap(s.queue); q > 4*perShard+64 {
+			t.Fatalf("%s: queue capacity %d for %d sessions", what, q, len(s.m))
+		}
+		n := 0
+		for _, rec := range s.m {
+			if rec.flags.Load()&flagProtected == 0 {
+				n++
+			}
+		}
+		if n != s.probation {
+			t.Fatalf("%s: %d probation records counted, %d in the map", what, s.probation, n)
+		}
+	}
+	fill(t, db, 100*perShard, clock.Now().Add(time.Hour)) // a flood of 100x the cap
+	bound("after a flood")
+	for id := range s.m { // every session comes back
+		db.LoadAt(id, clock.Now())
+	}
+	bound("after promotions")
+	only := NewMemoryDatabase(WithMemoryClock(clock.Now), WithMaxSessions(-1), WithShards(1), WithSweepInterval(-1))
+	defer only.Close()
+	for i := 0; i < 50; i++ { // below any cap: promoted IDs must not pile up
+		for _, id := range fill(t, only, 20, clock.Now().Add(time.Hour)) {
+			only.LoadAt(id, clock.Now())
+		}
+	}
+	if q := len(only.shards[0].queue) - only.shards[0].front; q > 64 {
+		t.Fatalf("%d queued IDs for %d probation records", q, only.shards[0].probation)
+	}
+}
+
 func TestManagerCloseStopsOwnSweeperOnly(t *testing.T) {
 	m := MustNew()
 	own := m.Database().(*MemoryDatabase)

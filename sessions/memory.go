@@ -13,8 +13,13 @@
 //
 // Size is capped (WithMaxSessions) with a segmented policy, as in SLRU and
 // 2Q caches: a stored record starts in its shard's probation segment, a
-// doubly linked FIFO list threaded through the records; the first load that
-// finds it (its cookie came back) moves it to the protected segment, once.
+// FIFO queue of IDs; the first load that finds it (its cookie came back)
+// moves it to the protected segment, once, by a flag on the record. The
+// queue keeps the IDs of records that left probation since (promoted,
+// deleted, expired) until they reach its front or a compaction drops them;
+// it is compacted when it holds twice as many IDs as probation has records,
+// so it stays within a few words per session and the records themselves
+// carry no links for the garbage collector to follow.
 // When a shard is full, an insertion first drops expired records, then the
 // oldest record of probation, and only when probation is empty the record
 // closest to expiry among a small random sample of the protected ones.
@@ -105,9 +110,13 @@ var _ SharedDatabase = (*MemoryDatabase)(nil)
 type memShard struct {
 	mu sync.RWMutex
 	m  map[string]*Record
-	// head and tail are the newest and oldest records of the probation
-	// segment: stored, never loaded since.
-	head, tail *Record
+	// queue[front:] are the IDs of the probation segment (records stored
+	// and never loaded since), oldest first, with the IDs of records that
+	// left it since; probation is the number of records still in it.
+	// Guarded by mu.
+	queue     []string
+	front     int
+	probation int
 	// minExp is the earliest expiry seen by the last full scan: before
 	// it, no record of the shard can have expired. Guarded by mu.
 	minExp int64
@@ -116,7 +125,7 @@ type memShard struct {
 	// pad makes a shard 128 bytes, so two shards' locks never share a
 	// cache line (nor an adjacent-line prefetch pair): a read lock writes
 	// to the lock, and neighbours would bounce the line between cores.
-	_ [64]byte
+	_ [40]byte
 }
 
 // NewMemoryDatabase returns an in-memory Database and starts its sweeper.
@@ -179,42 +188,56 @@ func (db *MemoryDatabase) shard(id string) *memShard {
 	return &db.shards[maphash.String(db.seed, id)&db.mask]
 }
 
-// pushProbation links rec as the newest probation record. The caller holds
-// s.mu for writing.
-func (s *memShard) pushProbation(rec *Record) {
-	rec.prev, rec.next = nil, s.head
-	if s.head != nil {
-		s.head.prev = rec
-	} else {
-		s.tail = rec
-	}
-	s.head = rec
+// inProbation reports whether rec is in the probation segment of s, where
+// it is stored under id. The caller holds s.mu.
+func (s *memShard) inProbation(id string, rec *Record) bool {
+	return s.m[id] == rec && rec.flags.Load()&flagProtected == 0
 }
 
-// unlink takes rec out of the probation list when it is in it. The caller
-// holds s.mu for writing.
-func (s *memShard) unlink(rec *Record) {
-	if rec.prev == nil && s.head != rec {
-		return // protected, or not stored here
+// enqueue adds id, a new probation record, to the queue. Before, it
+// reclaims the queue's consumed front once it is half the slice, and drops
+// the stale IDs once they are half the queue, so the queue stays within
+// about four words per probation record at an amortized O(1) cost. The
+// caller holds s.mu for writing.
+func (s *memShard) enqueue(id string) {
+	if s.front > 0 && s.front >= len(s.queue)/2 {
+		n := copy(s.queue, s.queue[s.front:])
+		clear(s.queue[n:])
+		s.queue, s.front = s.queue[:n], 0
 	}
-	if rec.prev != nil {
-		rec.prev.next = rec.next
-	} else {
-		s.head = rec.next
+	if n := len(s.queue) - s.front; n >= 2*s.probation+32 {
+		kept := s.queue[:0]
+		for _, k := range s.queue[s.front:] {
+			if rec := s.m[k]; rec != nil && rec.flags.Load()&flagProtected == 0 {
+				kept = append(kept, k)
+			}
+		}
+		clear(s.queue[len(kept):])
+		s.queue, s.front = kept, 0
 	}
-	if rec.next != nil {
-		rec.next.prev = rec.prev
-	} else {
-		s.tail = rec.prev
-	}
-	rec.prev, rec.next = nil, nil
+	s.queue = append(s.queue, id)
 }
 
-// remove deletes rec, stored under id, and marks it destroyed. The caller
-// holds s.mu for writing.
+// dequeue removes and returns the oldest ID of the queue, or "" when it is
+// empty. The caller holds s.mu for writing.
+func (s *memShard) dequeue() string {
+	if s.front == len(s.queue) {
+		s.queue, s.front = s.queue[:0], 0
+		return ""
+	}
+	id := s.queue[s.front]
+	s.queue[s.front] = ""
+	s.front++
+	return id
+}
+
+// remove deletes rec, stored under id, and marks it destroyed. Its ID, if
+// queued, becomes stale. The caller holds s.mu for writing.
 func (s *memShard) remove(id string, rec *Record) {
 	delete(s.m, id)
-	s.unlink(rec)
+	if rec.flags.Load()&flagProtected == 0 {
+		s.probation--
+	}
 	rec.markDestroyed()
 }
 
@@ -245,9 +268,9 @@ func (db *MemoryDatabase) LoadAt(id string, now time.Time) *Record {
 	}
 	if rec.flags.Load()&flagProtected == 0 {
 		s.mu.Lock()
-		if s.m[id] == rec && rec.flags.Load()&flagProtected == 0 {
-			s.unlink(rec)
+		if s.inProbation(id, rec) {
 			rec.setFlag(flagProtected)
+			s.probation--
 		}
 		s.mu.Unlock()
 	}
@@ -265,8 +288,14 @@ func (db *MemoryDatabase) Save(_ context.Context, id string, rec *Record) error 
 	switch {
 	case old == rec:
 	case ok:
-		s.remove(id, old)
-		db.insert(s, id, rec, old.flags.Load()&flagProtected != 0)
+		// rec takes old's place, in old's segment (and queue position).
+		if old.flags.Load()&flagProtected != 0 {
+			rec.setFlag(flagProtected)
+		} else if rec.flags.Load()&flagProtected != 0 {
+			s.probation--
+		}
+		s.m[id] = rec
+		old.markDestroyed()
 	default:
 		if db.perShard > 0 && len(s.m) >= db.perShard {
 			db.evict(s)
@@ -280,12 +309,12 @@ func (db *MemoryDatabase) Save(_ context.Context, id string, rec *Record) error 
 // insert stores rec under id, in probation unless protected. The caller
 // holds s.mu for writing.
 func (db *MemoryDatabase) insert(s *memShard, id string, rec *Record, protected bool) {
-	rec.key = id
 	s.m[id] = rec
 	if protected {
 		rec.setFlag(flagProtected)
 	} else {
-		s.pushProbation(rec)
+		s.probation++
+		s.enqueue(id)
 	}
 }
 
@@ -306,11 +335,18 @@ func (db *MemoryDatabase) evict(s *memShard) {
 			return
 		}
 	}
-	if victim := s.tail; victim != nil {
-		s.remove(victim.key, victim)
-		return
+	for s.probation > 0 {
+		id := s.dequeue()
+		if id == "" {
+			break
+		}
+		if rec := s.m[id]; rec != nil && rec.flags.Load()&flagProtected == 0 {
+			s.remove(id, rec)
+			return
+		}
 	}
 	var victim *Record
+	var victimID string
 	seen := 0
 	// Map iteration starts at a random position, which makes this a
 	// random sample.
@@ -321,14 +357,14 @@ func (db *MemoryDatabase) evict(s *memShard) {
 			return
 		}
 		if victim == nil || exp < victim.expires.Load() {
-			victim = rec
+			victim, victimID = rec, id
 		}
 		if seen++; seen >= evictionSample {
 			break
 		}
 	}
 	if victim != nil {
-		s.remove(victim.key, victim)
+		s.remove(victimID, victim)
 	}
 }
 
@@ -382,7 +418,9 @@ func (db *MemoryDatabase) Rename(_ context.Context, oldID, newID string, rec *Re
 	old := s.m[oldID]
 	if old != nil {
 		delete(s.m, oldID)
-		s.unlink(old)
+		if old.flags.Load()&flagProtected == 0 {
+			s.probation--
+		}
 	}
 	s.mu.Unlock()
 	if old != nil && old != rec {

@@ -58,18 +58,12 @@ type Record struct {
 	// back, so a returning request allocates no Session.
 	handle atomic.Pointer[Session]
 
-	// MemoryDatabase bookkeeping, guarded by the lock of the shard that
-	// holds key: the key the record is stored under, and its links in the
-	// shard's probation list while it has not come back.
-	key        string
-	prev, next *Record
-
 	// first holds the first value, where entries starts: most sessions
 	// hold one or two values, and a record that carries its first one
 	// inline is one object less to allocate and for the garbage collector
 	// to mark per stored session.
 	first [1]entry
-	// The field order keeps the struct at 144 bytes, a size class; a bool
+	// The field order keeps the struct at 112 bytes, a size class; a bool
 	// between the int64s would cost another class. The lock
 	// is a Mutex, not an RWMutex: one user's requests rarely read the same
 	// session at once, and 16 bytes less per stored session is a size
