@@ -89,7 +89,8 @@ func (c *Context) SSE() (*EventStream, error) {
 	return &EventStream{c: c, rc: rc}, nil
 }
 
-// Send writes one event (event and id may be "") and flushes it.
+// Send writes one event (event and id may be "") and flushes it. Every
+// line of data (split at CRLF, LF or CR) becomes a data line.
 func (s *EventStream) Send(event, id, data string) error {
 	if strings.ContainsAny(event, "\r\n") || strings.ContainsAny(id, "\r\n") {
 		return ErrInvalidEventField
@@ -101,7 +102,9 @@ func (s *EventStream) Send(event, id, data string) error {
 	if id != "" {
 		b.WriteString("id: " + id + "\n")
 	}
-	data = strings.ReplaceAll(data, "\r\n", "\n")
+	// CRLF, LF and a lone CR all end a line in the SSE format: each becomes
+	// a data line of its own, so data cannot end the event or add a field.
+	data = strings.ReplaceAll(strings.ReplaceAll(data, "\r\n", "\n"), "\r", "\n")
 	for _, line := range strings.Split(data, "\n") {
 		b.WriteString("data: " + line + "\n")
 	}

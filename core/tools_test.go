@@ -203,3 +203,33 @@ func TestListenTLS(t *testing.T) {
 		t.Error("missing certificate accepted")
 	}
 }
+
+// TestSSEDataLineBreaks checks that every line break the SSE format knows
+// (CRLF, LF and a lone CR) splits the data into data lines, so data from
+// users cannot end the event early or add an event, id or retry field.
+func TestSSEDataLineBreaks(t *testing.T) {
+	tests := []struct{ data, want string }{
+		{"a\nb", "data: a\ndata: b\n\n"},
+		{"a\r\nb", "data: a\ndata: b\n\n"},
+		{"a\rb", "data: a\ndata: b\n\n"},
+		{"x\revent: evil", "data: x\ndata: event: evil\n\n"},
+		{"x\r\rid: 9\rretry: 1", "data: x\ndata: \ndata: id: 9\ndata: retry: 1\n\n"},
+		{"end\r", "data: end\ndata: \n\n"},
+	}
+	for _, tt := range tests {
+		app := New(WithStartupOutput(nil))
+		app.Get("/events", func(c *Context) {
+			s, err := c.SSE()
+			if err != nil {
+				c.StopWithError(err)
+				return
+			}
+			s.Send("", "", tt.data)
+		})
+		rec := httptest.NewRecorder()
+		app.ServeHTTP(rec, httptest.NewRequest("GET", "/events", nil))
+		if rec.Body.String() != tt.want {
+			t.Errorf("Send(%q) wrote %q, want %q", tt.data, rec.Body.String(), tt.want)
+		}
+	}
+}
