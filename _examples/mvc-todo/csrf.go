@@ -1,7 +1,8 @@
 // CSRF protection with a synchronizer token, by middleware.CSRF.
 //
-// Each session holds a random token. Every page gets it as .CSRFToken and
-// every form sends it back in a hidden csrf_token field (or an
+// Each session holds a random token. Every page gets a function
+// .CSRFToken that returns it, and every form calls it
+// ({{ call .CSRFToken }}) and sends it back in a hidden csrf_token field (or an
 // X-CSRF-Token header, for scripts). middleware.CSRF refuses a POST, PUT,
 // PATCH or DELETE whose token is missing or differs from the session's
 // with 403 before any handler runs, comparing in constant time. Another
@@ -14,6 +15,10 @@
 // token is replaced at login, so a token seen before login (by a script
 // planted on a shared computer, say) is worthless afterwards, and a logout
 // destroys the session and its token.
+//
+// The token is made when a template first calls .CSRFToken, not when a
+// request arrives: a page without a form (a 404, a redirect) creates no
+// session, so anonymous traffic cannot fill the session store.
 
 package main
 
@@ -41,13 +46,20 @@ func (sessionTokens) SetToken(ctx *vireo.Context, token string) {
 }
 
 // csrfProtect returns the CSRF middleware of the pages: it checks unsafe
-// requests and gives every page its token.
+// requests and gives every page the function that returns its token.
 func csrfProtect() vireo.Handler {
 	check := middleware.MustCSRF(middleware.WithCSRFStore(sessionTokens{}))
 	return func(ctx *vireo.Context) {
-		ctx.ViewData("CSRFToken", csrfTokenOf(ctx))
+		ctx.ViewData("CSRFToken", lazyToken(ctx))
 		check(ctx) // continues the chain when the request passes
 	}
+}
+
+// lazyToken returns the .CSRFToken of a page: a function that makes the
+// token on its first call. Templates call it while the request is being
+// answered; it must not be kept past that.
+func lazyToken(ctx *vireo.Context) func() string {
+	return func() string { return csrfTokenOf(ctx) }
 }
 
 // csrfTokenOf returns the request's token, creating it on first use.

@@ -91,7 +91,7 @@ func errorPage(name, title string) vireo.Handler {
 	return func(ctx *vireo.Context) {
 		sess := sessions.Get(ctx)
 		ctx.ViewData("User", currentUser(sess))
-		ctx.ViewData("CSRFToken", csrfTokenOf(ctx))
+		ctx.ViewData("CSRFToken", lazyToken(ctx))
 		ctx.View(name, map[string]any{"Title": title, "Path": ctx.Path()})
 	}
 }

@@ -254,3 +254,36 @@ func TestErrorPages(t *testing.T) {
 		}
 	}
 }
+
+// TestAnonymousRequestsStoreNoSession checks that a visitor who is not
+// logged in gets a session (and its cookie) only when a handler stores
+// something (a form's CSRF token, a flash message): 404 pages and static
+// files store nothing, so a flood of them cannot fill the session store.
+func TestAnonymousRequestsStoreNoSession(t *testing.T) {
+	srv := newServer(t)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, tc := range []struct {
+		path      string
+		status    int
+		setCookie bool
+	}{
+		{"/nowhere", 404, false},
+		{"/todos/abc/toggle", 404, false},
+		{"/static/style.css", 200, false},
+		{"/todos", 303, true},  // the "please log in" flash waits in the session for the login page
+		{"/login", 200, true}, // the login form carries a CSRF token kept in the session
+	} {
+		res, err := client.Get(srv.URL + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != tc.status {
+			t.Errorf("GET %s: status %d, want %d", tc.path, res.StatusCode, tc.status)
+		}
+		if got := len(res.Cookies()) > 0; got != tc.setCookie {
+			t.Errorf("GET %s: Set-Cookie %v, want %v (%q)", tc.path, got, tc.setCookie, res.Header.Values("Set-Cookie"))
+		}
+	}
+}
