@@ -10,7 +10,7 @@
 //
 // Where the expected token is kept is a CSRFStore:
 //
-//   - CookieStore (the default), the double-submit cookie: the token sits
+//   - CSRFCookieStore (the default), the double-submit cookie: the token sits
 //     in an HttpOnly, SameSite=Lax cookie (Secure over TLS) and the page
 //     repeats it; nothing is kept on the server.
 //   - a session (synchronizer token): any type with Token and SetToken
@@ -41,13 +41,13 @@ type CSRFStore interface {
 	SetToken(ctx *core.Context, token string)
 }
 
-// CookieStore is the double-submit-cookie CSRFStore.
-type CookieStore struct {
+// CSRFCookieStore is the double-submit-cookie CSRFStore.
+type CSRFCookieStore struct {
 	Name string // cookie name (default "_csrf")
 	Path string // cookie path (default "/")
 }
 
-func (s CookieStore) name() string {
+func (s CSRFCookieStore) name() string {
 	if s.Name == "" {
 		return "_csrf"
 	}
@@ -55,14 +55,14 @@ func (s CookieStore) name() string {
 }
 
 // Token returns the token cookie's value.
-func (s CookieStore) Token(ctx *core.Context) string {
+func (s CSRFCookieStore) Token(ctx *core.Context) string {
 	v, _ := ctx.Cookie(s.name())
 	return v
 }
 
 // SetToken sets the token cookie (a session cookie, HttpOnly, SameSite=Lax,
 // Secure when the request came over TLS).
-func (s CookieStore) SetToken(ctx *core.Context, token string) {
+func (s CSRFCookieStore) SetToken(ctx *core.Context, token string) {
 	path := s.Path
 	if path == "" {
 		path = "/"
@@ -86,7 +86,7 @@ const (
 // CSRFOption configures CSRF.
 type CSRFOption func(*csrf) error
 
-// WithCSRFStore sets where tokens are kept (default CookieStore{}).
+// WithCSRFStore sets where tokens are kept (default CSRFCookieStore{}).
 func WithCSRFStore(s CSRFStore) CSRFOption {
 	return func(m *csrf) error {
 		if s == nil {
@@ -119,7 +119,7 @@ var errCSRF = core.NewHTTPError(http.StatusForbidden, "invalid or missing CSRF t
 // CSRF returns CSRF-protection middleware, or an error for an invalid
 // option.
 func CSRF(opts ...CSRFOption) (core.Handler, error) {
-	m := &csrf{store: CookieStore{}}
+	m := &csrf{store: CSRFCookieStore{}}
 	for _, opt := range opts {
 		if err := opt(m); err != nil {
 			return nil, err

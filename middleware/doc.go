@@ -31,7 +31,7 @@
 //	SecureHeaders                         ~135 ns   0 allocs
 //	the four above, no Accept-Encoding   ~1.1 µs   0 allocs (BenchmarkStack)
 //	CSRF, safe method                     ~105 ns   0 allocs
-//	RateLimit, MemoryStore                ~560 ns   0 allocs
+//	RateLimit, RateMemoryStore            ~560 ns   0 allocs
 //	BasicAuth                             ~700 ns   3 allocs
 //	BearerAuth                            ~265 ns   1 alloc
 //	Timeout                               ~2.5 µs  11 allocs (goroutine, context, buffer)

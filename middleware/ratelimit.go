@@ -8,7 +8,7 @@
 // response carries: RateLimit-Limit (the burst), RateLimit-Remaining and
 // RateLimit-Reset (seconds until the bucket is full again).
 //
-// The buckets live in a RateStore. MemoryStore, the default, holds
+// The buckets live in a RateStore. RateMemoryStore, the default, holds
 // golang.org/x/time/rate limiters in 32 mutex-guarded shards. It is bounded:
 // a shard that reaches its share of the key limit first drops its full
 // buckets (keys idle long enough to have refilled, whose state is the same
@@ -48,8 +48,8 @@ type RateStore interface {
 	Take(key string, now time.Time) (RateResult, error)
 }
 
-// MemoryStore is an in-memory, bounded RateStore.
-type MemoryStore struct {
+// RateMemoryStore is an in-memory, bounded RateStore.
+type RateMemoryStore struct {
 	limit   rate.Limit
 	burst   int
 	perShrd int
@@ -62,9 +62,9 @@ type rateShard struct {
 	m  map[string]*rate.Limiter
 }
 
-// NewMemoryStore returns a store of buckets of perSecond tokens a second
+// NewRateMemoryStore returns a store of buckets of perSecond tokens a second
 // and burst tokens at most, holding at most maxKeys keys (0 means 100000).
-func NewMemoryStore(perSecond float64, burst, maxKeys int) (*MemoryStore, error) {
+func NewRateMemoryStore(perSecond float64, burst, maxKeys int) (*RateMemoryStore, error) {
 	if perSecond <= 0 || math.IsInf(perSecond, 0) || math.IsNaN(perSecond) || burst < 1 {
 		return nil, fmt.Errorf("middleware: rate %v/s with burst %d: both must be positive", perSecond, burst)
 	}
@@ -72,9 +72,9 @@ func NewMemoryStore(perSecond float64, burst, maxKeys int) (*MemoryStore, error)
 		maxKeys = 100000
 	}
 	if maxKeys < 32 {
-		return nil, fmt.Errorf("middleware: MemoryStore: max keys %d below 32", maxKeys)
+		return nil, fmt.Errorf("middleware: RateMemoryStore: max keys %d below 32", maxKeys)
 	}
-	s := &MemoryStore{limit: rate.Limit(perSecond), burst: burst, perShrd: maxKeys / 32, seed: maphash.MakeSeed()}
+	s := &RateMemoryStore{limit: rate.Limit(perSecond), burst: burst, perShrd: maxKeys / 32, seed: maphash.MakeSeed()}
 	for i := range s.shards {
 		s.shards[i].m = make(map[string]*rate.Limiter)
 	}
@@ -82,7 +82,7 @@ func NewMemoryStore(perSecond float64, burst, maxKeys int) (*MemoryStore, error)
 }
 
 // Len returns the number of keys held.
-func (s *MemoryStore) Len() int {
+func (s *RateMemoryStore) Len() int {
 	n := 0
 	for i := range s.shards {
 		s.shards[i].mu.Lock()
@@ -93,7 +93,7 @@ func (s *MemoryStore) Len() int {
 }
 
 // Take takes a token from key's bucket.
-func (s *MemoryStore) Take(key string, now time.Time) (RateResult, error) {
+func (s *RateMemoryStore) Take(key string, now time.Time) (RateResult, error) {
 	sh := &s.shards[maphash.String(s.seed, key)%uint64(len(s.shards))]
 	sh.mu.Lock()
 	lim, ok := sh.m[key]
@@ -118,7 +118,7 @@ func (s *MemoryStore) Take(key string, now time.Time) (RateResult, error) {
 }
 
 // evict frees room in a full shard; see the file comment.
-func (s *MemoryStore) evict(sh *rateShard, now time.Time) {
+func (s *RateMemoryStore) evict(sh *rateShard, now time.Time) {
 	target := max(s.perShrd/8, 1)
 	freed := 0
 	for k, lim := range sh.m {
@@ -148,21 +148,21 @@ type rateConfig struct {
 }
 
 // WithRate sets the rate (tokens a second) and the burst of the buckets of
-// the default MemoryStore.
+// the default RateMemoryStore.
 func WithRate(perSecond float64, burst int) RateLimitOption {
 	return func(c *rateConfig) error { c.perSecond, c.burst = perSecond, burst; return nil }
 }
 
-// WithMaxKeys bounds the keys the default MemoryStore holds (default
+// WithMaxKeys bounds the keys the default RateMemoryStore holds (default
 // 100000).
 func WithMaxKeys(n int) RateLimitOption {
 	return func(c *rateConfig) error { c.maxKeys = n; return nil }
 }
 
-// WithStore sets the store of the buckets, replacing WithRate's
-// MemoryStore. The RateLimit-Limit header then comes from the store's
+// WithRateStore sets the store of the buckets, replacing WithRate's
+// RateMemoryStore. The RateLimit-Limit header then comes from the store's
 // results.
-func WithStore(s RateStore) RateLimitOption {
+func WithRateStore(s RateStore) RateLimitOption {
 	return func(c *rateConfig) error {
 		if s == nil {
 			return errors.New("middleware: RateLimit: nil store")
@@ -185,7 +185,7 @@ func WithKeyFunc(fn func(ctx *core.Context) string) RateLimitOption {
 }
 
 // RateLimit returns rate-limiting middleware, or an error for an invalid
-// configuration (WithRate or WithStore is required).
+// configuration (WithRate or WithRateStore is required).
 func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
 	cfg := rateConfig{key: (*core.Context).RemoteAddr}
 	for _, opt := range opts {
@@ -196,9 +196,9 @@ func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
 	store := cfg.store
 	if store == nil {
 		if cfg.perSecond == 0 && cfg.burst == 0 {
-			return nil, errors.New("middleware: RateLimit: WithRate or WithStore is required")
+			return nil, errors.New("middleware: RateLimit: WithRate or WithRateStore is required")
 		}
-		ms, err := NewMemoryStore(cfg.perSecond, cfg.burst, cfg.maxKeys)
+		ms, err := NewRateMemoryStore(cfg.perSecond, cfg.burst, cfg.maxKeys)
 		if err != nil {
 			return nil, err
 		}

@@ -71,7 +71,7 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestMemoryStoreRefillAndBound(t *testing.T) {
-	s, err := NewMemoryStore(10, 2, 64)
+	s, err := NewRateMemoryStore(10, 2, 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestMemoryStoreRefillAndBound(t *testing.T) {
 		t.Errorf("%d keys held, bound 64", n)
 	}
 	for _, bad := range [][3]float64{{0, 1, 0}, {1, 0, 0}, {1, 1, 8}} {
-		if _, err := NewMemoryStore(bad[0], int(bad[1]), int(bad[2])); err == nil {
+		if _, err := NewRateMemoryStore(bad[0], int(bad[1]), int(bad[2])); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
 	}
@@ -110,14 +110,14 @@ func (failingStore) Take(string, time.Time) (RateResult, error) {
 
 func TestRateLimitStoreError(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(MustRateLimit(WithStore(failingStore{})))
+	app.UseRouter(MustRateLimit(WithRateStore(failingStore{})))
 	app.Get("/", func(ctx *core.Context) {})
 	rec := httptest.NewRecorder()
 	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
 	if rec.Code != 503 {
 		t.Errorf("status %d", rec.Code)
 	}
-	for i, opts := range [][]RateLimitOption{nil, {WithStore(nil)}, {WithKeyFunc(nil)}, {WithRate(-1, 1)}} {
+	for i, opts := range [][]RateLimitOption{nil, {WithRateStore(nil)}, {WithKeyFunc(nil)}, {WithRate(-1, 1)}} {
 		if _, err := RateLimit(opts...); err == nil {
 			t.Errorf("config %d accepted", i)
 		}
