@@ -270,7 +270,7 @@ func TestAnonymousRequestsStoreNoSession(t *testing.T) {
 		{"/nowhere", 404, false},
 		{"/todos/abc/toggle", 404, false},
 		{"/static/style.css", 200, false},
-		{"/todos", 303, true},  // the "please log in" flash waits in the session for the login page
+		{"/todos", 303, true}, // the "please log in" flash waits in the session for the login page
 		{"/login", 200, true}, // the login form carries a CSRF token kept in the session
 	} {
 		res, err := client.Get(srv.URL + tc.path)
