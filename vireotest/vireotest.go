@@ -63,8 +63,12 @@ func New(t testing.TB, app *core.Application) *Client {
 func (c *Client) URL(path string) string { return c.Server.URL + path }
 
 // Do sends method to path with body and header pairs ("Name", "value", ...).
+// A name without its value fails the test.
 func (c *Client) Do(method, path string, body io.Reader, header ...string) *Response {
 	c.t.Helper()
+	if len(header)%2 != 0 {
+		c.t.Fatalf("vireotest: %s %s: header %q has no value", method, path, header[len(header)-1])
+	}
 	req, err := http.NewRequest(method, c.URL(path), body)
 	if err != nil {
 		c.t.Fatalf("vireotest: %s %s: %v", method, path, err)

@@ -1,8 +1,11 @@
 package vireotest_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/vireo-go/vireo"
@@ -41,4 +44,35 @@ func TestClient(t *testing.T) {
 		t.Fatalf("json: %v", m)
 	}
 	c.Do("PUT", "/json", nil, "Content-Type", "application/json").Expect(t, 400, "Bad Request: empty request body, JSON expected")
+}
+
+// recordingTB records Fatalf instead of failing the real test.
+type recordingTB struct {
+	testing.TB
+	failed string
+}
+
+func (r *recordingTB) Helper() {}
+
+func (r *recordingTB) Fatalf(format string, args ...any) {
+	r.failed = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// TestDoOddHeaderList checks that a header name without its value fails
+// the test instead of being dropped silently.
+func TestDoOddHeaderList(t *testing.T) {
+	app := vireo.New(vireo.WithStartupOutput(nil))
+	app.Get("/", func(ctx *vireo.Context) { ctx.Text(ctx.RequestHeader("X-A")) })
+	rec := &recordingTB{TB: t}
+	c := vireotest.New(rec, app)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.Get("/", "X-A", "1", "X-B")
+	}()
+	<-done
+	if !strings.Contains(rec.failed, "X-B") {
+		t.Errorf("odd header list: failure %q, want one naming X-B", rec.failed)
+	}
 }
