@@ -314,7 +314,10 @@ func (c *Context) Next() {
 }
 
 // StopExecution stops the chain: later calls to Next do nothing.
-func (c *Context) StopExecution() { c.stopped = true }
+func (c *Context) StopExecution() {
+	c.check() // a stale handle must not stop the pooled Context's next request
+	c.stopped = true
+}
 
 // IsStopped reports whether StopExecution (or a Stop variant) was called.
 func (c *Context) IsStopped() bool { return c.stopped }
@@ -330,6 +333,7 @@ func (c *Context) StopWithStatus(code int) {
 // StatusCode method when it has one (HTTPError does), else 500. The error
 // handler for that status can read err with Err.
 func (c *Context) StopWithError(err error) {
+	c.check()
 	c.err = err
 	c.StopWithStatus(StatusOf(err))
 }

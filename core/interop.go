@@ -150,8 +150,8 @@ func (c *Context) adopt(outer *Context) {
 // chain that wrote nothing, then the error page for an error status with no
 // body, or the bare status.
 func (c *Context) finish() {
-	if c.writer.hijacked || c.Written() {
-		return
+	if !c.live.Load() || c.writer.hijacked || c.Written() {
+		return // released: the middleware answered without this chain
 	}
 	if len(c.writer.hooks) > 0 {
 		c.writer.runHooks() // a failing hook turns the response into its error page

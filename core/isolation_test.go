@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -147,5 +148,46 @@ func TestFromStdStateFlowsBack(t *testing.T) {
 	}
 	if route != "/items/{id}" || param != "7" || value != "v" || StatusOf(err) != http.StatusConflict {
 		t.Errorf("outer middleware saw route %q, param %q, value %q, err %v", route, param, value, err)
+	}
+}
+
+// TestStaleStopLeavesPooledContext checks that a goroutine calling
+// StopWithError or StopExecution on a kept ctx after its request ended
+// fails with ErrContextReleased and leaves the pooled Context alone: the
+// next request it serves runs its handlers and carries no error.
+func TestStaleStopLeavesPooledContext(t *testing.T) {
+	for _, stop := range []struct {
+		name string
+		fn   func(c *Context)
+	}{
+		{"StopWithError", func(c *Context) { c.StopWithError(errors.New("stale")) }},
+		{"StopExecution", func(c *Context) { c.StopExecution() }},
+		{"StopWithStatus", func(c *Context) { c.StopWithStatus(http.StatusTeapot) }},
+	} {
+		t.Run(stop.name, func(t *testing.T) {
+			app := quietApp()
+			wake := make(chan struct{})
+			stale := make(chan any, 1)
+			var nextErr error
+			app.Get("/keep", func(c *Context) {
+				go func() {
+					<-wake
+					defer func() { stale <- recover() }()
+					stop.fn(c)
+				}()
+			})
+			app.Get("/next", func(c *Context) {
+				nextErr = c.Err()
+				c.WriteString("next")
+			})
+			do(app, "GET", "/keep", nil)
+			close(wake)
+			if rec := <-stale; rec != ErrContextReleased {
+				t.Errorf("stale %s: recovered %v, want ErrContextReleased", stop.name, rec)
+			}
+			if w := do(app, "GET", "/next", nil); w.Code != http.StatusOK || w.Body.String() != "next" || nextErr != nil {
+				t.Errorf("next request: %d %q, Err %v; want 200 \"next\" and no error", w.Code, w.Body, nextErr)
+			}
+		})
 	}
 }
