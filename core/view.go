@@ -83,8 +83,13 @@ func (c *Context) ViewData(key string, value any) {
 	c.viewData[key] = value
 }
 
-// GetViewData returns the values set with ViewData in this request.
-func (c *Context) GetViewData() map[string]any { return c.viewData }
+// GetViewData returns the values set with ViewData in this request. The
+// map belongs to the Context and is cleared when the request ends: copy
+// what must outlive the handler.
+func (c *Context) GetViewData() map[string]any {
+	c.check()
+	return c.viewData
+}
 
 // View renders the named template with data and writes it as text/html.
 // On failure nothing is written but the error status: the error is logged
