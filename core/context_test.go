@@ -245,15 +245,31 @@ func TestReadXML(t *testing.T) {
 		name, body string
 		code       int
 		want       string
+		ct         string // "" means application/xml, "-" none
 	}{
-		{"valid", `<item><name>ann</name></item>`, 200, "ann"},
-		{"empty", ``, 400, "Bad Request: empty request body, XML expected"},
-		{"malformed", `<item><name>`, 400, "Bad Request: malformed XML"},
-		{"too large", `<item><name>` + strings.Repeat("x", 100) + `</name></item>`, 413, "Request Entity Too Large"},
+		{"valid", `<item><name>ann</name></item>`, 200, "ann", ""},
+		{"text/xml", `<item><name>ann</name></item>`, 200, "ann", "text/xml; charset=utf-8"},
+		{"+xml type", `<item><name>ann</name></item>`, 200, "ann", "application/atom+xml"},
+		{"empty", ``, 400, "Bad Request: empty request body, XML expected", ""},
+		{"malformed", `<item><name>`, 400, "Bad Request: malformed XML", ""},
+		{"too large", `<item><name>` + strings.Repeat("x", 100) + `</name></item>`, 413, "Request Entity Too Large", ""},
+		// A cross-site page can post text/plain, or a Blob with no type
+		// (no Content-Type at all), without a CORS preflight.
+		{"text/plain (cross-site form)", `<item><name>ann</name></item>`, 415, "Unsupported Media Type", "text/plain"},
+		{"no content type (cross-site blob)", `<item><name>ann</name></item>`, 415, "Unsupported Media Type", "-"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := do(app, "POST", "/x", strings.NewReader(tt.body))
+			r := httptest.NewRequest("POST", "/x", strings.NewReader(tt.body))
+			switch tt.ct {
+			case "":
+				r.Header.Set("Content-Type", "application/xml")
+			case "-":
+			default:
+				r.Header.Set("Content-Type", tt.ct)
+			}
+			w := httptest.NewRecorder()
+			app.ServeHTTP(w, r)
 			if w.Code != tt.code || !strings.HasPrefix(w.Body.String(), tt.want) {
 				t.Fatalf("got %d %q; want %d %q", w.Code, w.Body, tt.code, tt.want)
 			}

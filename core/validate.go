@@ -99,15 +99,17 @@ func writeValidationError(c *Context) bool {
 }
 
 // ReadXML decodes the XML request body into v, then validates it. Like
-// ReadJSON it answers a body that is not XML (by Content-Type) with 415,
+// ReadJSON it answers a body that does not say it is XML (Content-Type
+// application/xml, text/xml or a +xml type) with 415,
 // malformed XML or trailing data with 400 and an oversized body with 413.
 func (c *Context) ReadXML(v any) error {
 	c.check()
-	if ct := c.request.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || !(mt == "application/xml" || mt == "text/xml" || strings.HasSuffix(mt, "+xml")) {
-			return NewHTTPError(http.StatusUnsupportedMediaType, "request body must be XML, got "+ct)
-		}
+	// A missing Content-Type is refused too: a cross-site page can send a
+	// body without one (a Blob with no type) and no CORS preflight.
+	ct := c.request.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || !(mt == "application/xml" || mt == "text/xml" || strings.HasSuffix(mt, "+xml")) {
+		return NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("request body must be XML (Content-Type: application/xml), got %q", ct))
 	}
 	if c.request.Body == nil || c.request.Body == http.NoBody {
 		return NewHTTPError(http.StatusBadRequest, "empty request body, XML expected")
