@@ -115,7 +115,10 @@ func (c *Context) ReadJSON(v any) error {
 func jsonError(err error) *HTTPError {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
+	var ie *json.InvalidUnmarshalError
 	switch {
+	case errors.As(err, &ie): // a nil or non-pointer target: the handler's bug
+		return &HTTPError{Code: http.StatusInternalServerError, Err: fmt.Errorf("vireo: ReadJSON: %w", err)}
 	case errors.As(err, &se) && strings.Contains(se.Error(), "after top-level value"):
 		return &HTTPError{Code: http.StatusBadRequest, Message: "malformed JSON: data after the top-level value", Err: err}
 	case errors.As(err, &se) && strings.Contains(se.Error(), "unexpected end of JSON input"):

@@ -343,3 +343,34 @@ func TestInvalidStatusCode(t *testing.T) {
 		})
 	}
 }
+
+// TestReadJSONBadTarget checks that a nil or non-pointer target, a bug in
+// the handler, is a 500 and not a 400 blaming the client's JSON.
+func TestReadJSONBadTarget(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		target func() any
+	}{
+		{"nil", func() any { return nil }},
+		{"non-pointer", func() any { return payload{} }},
+		{"nil pointer", func() any { return (*payload)(nil) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := quietApp()
+			app.Post("/p", func(c *Context) {
+				if err := c.ReadJSON(tc.target()); err != nil {
+					c.StopWithError(err)
+					return
+				}
+				c.Text("ok")
+			})
+			r := httptest.NewRequest("POST", "/p", strings.NewReader(`{"name":"ann"}`))
+			r.Header.Set("Content-Type", "application/json")
+			w := httptest.NewRecorder()
+			app.ServeHTTP(w, r)
+			if w.Code != http.StatusInternalServerError {
+				t.Errorf("got %d %q, want 500", w.Code, w.Body)
+			}
+		})
+	}
+}
