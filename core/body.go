@@ -215,6 +215,10 @@ func (fc *formCodec) decode(form map[string][]string, v any) error {
 			continue
 		}
 		if err := setField(rv.Field(f.index), vals); err != nil {
+			var ue unsupportedFieldError
+			if errors.As(err, &ue) { // the struct's problem, not the client's
+				return &HTTPError{Code: http.StatusInternalServerError, Err: fmt.Errorf("vireo: ReadForm: field %s: %w", f.name, err)}
+			}
 			return &HTTPError{Code: http.StatusBadRequest, Message: fmt.Sprintf("form field %s: %v", f.name, err), Err: err}
 		}
 	}
@@ -267,7 +271,12 @@ func setScalar(fv reflect.Value, s string) error {
 		}
 		fv.SetFloat(n)
 	default:
-		return fmt.Errorf("unsupported field type %s", fv.Type())
+		return unsupportedFieldError{fv.Type()}
 	}
 	return nil
 }
+
+// unsupportedFieldError is a form field of a type ReadForm cannot fill.
+type unsupportedFieldError struct{ t reflect.Type }
+
+func (e unsupportedFieldError) Error() string { return "unsupported field type " + e.t.String() }

@@ -374,3 +374,38 @@ func TestReadJSONBadTarget(t *testing.T) {
 		})
 	}
 }
+
+// TestReadersHandlerBugs checks that a form field of a type ReadForm cannot
+// fill, or a nil XML target, is a 500 (the handler's bug) and not a 400.
+func TestReadersHandlerBugs(t *testing.T) {
+	app := quietApp()
+	app.Post("/form", func(c *Context) {
+		var v struct {
+			When *int `form:"when"`
+		}
+		if err := c.ReadForm(&v); err != nil {
+			c.StopWithError(err)
+			return
+		}
+		c.Text("ok")
+	})
+	app.Post("/xml", func(c *Context) {
+		if err := c.ReadXML(nil); err != nil {
+			c.StopWithError(err)
+			return
+		}
+		c.Text("ok")
+	})
+	for _, tc := range []struct{ path, ct, body string }{
+		{"/form", "application/x-www-form-urlencoded", "when=1"},
+		{"/xml", "application/xml", "<a/>"},
+	} {
+		r := httptest.NewRequest("POST", tc.path, strings.NewReader(tc.body))
+		r.Header.Set("Content-Type", tc.ct)
+		w := httptest.NewRecorder()
+		app.ServeHTTP(w, r)
+		if w.Code != http.StatusInternalServerError {
+			t.Errorf("%s: got %d %q, want 500", tc.path, w.Code, w.Body)
+		}
+	}
+}

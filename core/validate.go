@@ -16,6 +16,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"reflect"
 	"sort"
 	"strings"
 )
@@ -110,6 +111,9 @@ func (c *Context) ReadXML(v any) error {
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil || !(mt == "application/xml" || mt == "text/xml" || strings.HasSuffix(mt, "+xml")) {
 		return NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("request body must be XML (Content-Type: application/xml), got %q", ct))
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return &HTTPError{Code: http.StatusInternalServerError, Err: fmt.Errorf("vireo: ReadXML needs a non-nil pointer, got %T", v)}
 	}
 	if c.request.Body == nil || c.request.Body == http.NoBody {
 		return NewHTTPError(http.StatusBadRequest, "empty request body, XML expected")
