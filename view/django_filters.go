@@ -3,11 +3,10 @@
 // pongo2 keeps filters in one process-wide map, with no lock, and binds a
 // filter to a template when the template is parsed. A DjangoEngine therefore
 // cannot have private filters: the filters it is given are registered in
-// pongo2 at Load, under their own names, and every pongo2 template of the
-// process can use them afterwards. A name pongo2 already knows (a builtin, a
-// filter registered by other code or by another engine) is a Load error
-// rather than a silent replacement; an engine that loads again may replace
-// its own filters.
+// pongo2 by NewDjango, under their own names, and every pongo2 template of
+// the process can use them afterwards. A name pongo2 already knows (a
+// builtin, a filter registered by other code or by another engine) is an
+// error from NewDjango rather than a silent replacement.
 //
 // pongoMu keeps the engines of this package from registering a filter while
 // one of them parses (pongo2 reads the map during parsing). Code outside this
