@@ -113,6 +113,10 @@ func New(opts ...Option) *Application {
 	}
 	app.Router = &Router{app: app}
 	for _, opt := range opts {
+		if opt == nil {
+			app.recordError("", "", errors.New("nil Option"))
+			continue
+		}
 		opt(app)
 	}
 	return app
@@ -128,7 +132,19 @@ func (app *Application) Routes() []*Route { return append([]*Route(nil), app.rou
 // unmatched ones included (logging, CORS, request IDs). Route-level
 // middleware is Use.
 func (app *Application) UseRouter(middleware ...Handler) {
-	app.routerMiddleware = append(app.routerMiddleware, middleware...)
+	app.routerMiddleware = append(app.routerMiddleware, app.checkMiddleware("", middleware)...)
+}
+
+// checkMiddleware returns middleware without its nil handlers, each of
+// which is recorded as a registration error of the router at prefix.
+func (app *Application) checkMiddleware(prefix string, middleware []Handler) []Handler {
+	for i, h := range middleware {
+		if h == nil {
+			app.recordError("", prefix, fmt.Errorf("nil middleware at position %d", i))
+			return slices.DeleteFunc(slices.Clone(middleware), func(h Handler) bool { return h == nil })
+		}
+	}
+	return middleware
 }
 
 // tree returns the root of method's tree, creating it when create is set.

@@ -34,6 +34,12 @@ func TestRegistrationErrorKinds(t *testing.T) {
 		{"write timeout", func(app *Application) { WithWriteTimeout(-time.Second)(app) }, "", "", "WithWriteTimeout"},
 		{"shutdown timeout", func(app *Application) { WithShutdownTimeout(-time.Second)(app) }, "", "", "WithShutdownTimeout"},
 		{"nil view", func(app *Application) { app.RegisterView(nil) }, "", "", "nil engine"},
+		{"nil Use middleware", func(app *Application) { app.Use(nil); app.Get("/x", ok("")) }, "", "", "nil middleware"},
+		{"nil party middleware", func(app *Application) { app.Party("/p", nil).Get("/x", ok("")) }, "", "/p", "nil middleware"},
+		{"nil UseRouter middleware", func(app *Application) { app.UseRouter(nil) }, "", "", "nil middleware"},
+		{"nil error handler", func(app *Application) { app.OnErrorCode(http.StatusNotFound, nil) }, "", "", "nil handler"},
+		{"error handler for 200", func(app *Application) { app.OnErrorCode(http.StatusOK, ok("")) }, "", "", "OnErrorCode(200)"},
+		{"error handler for 9999", func(app *Application) { app.OnErrorCode(9999, ok("")) }, "", "", "OnErrorCode(9999)"},
 		{"outside package", func(app *Application) {
 			registry.RecordError(app, "", "", errors.New("mvc: controller cannot bind"))
 		}, "", "", "controller cannot bind"},
@@ -54,6 +60,15 @@ func TestRegistrationErrorKinds(t *testing.T) {
 				t.Errorf("Error() = %q, want it to contain %q", re.Error(), tt.wantInMessage)
 			}
 		})
+	}
+}
+
+// TestNilOption checks that a nil Option is a registration error, not a
+// panic in New.
+func TestNilOption(t *testing.T) {
+	var re *RegistrationError
+	if err := New(WithStartupOutput(nil), nil).Build(); !errors.As(err, &re) || !strings.Contains(err.Error(), "nil Option") {
+		t.Errorf("Build() = %v, want a RegistrationError for the nil Option", err)
 	}
 }
 

@@ -12,6 +12,7 @@ package core
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"strings"
@@ -78,19 +79,30 @@ func (r *Router) Party(prefix string, middleware ...Handler) *Router {
 	if prefix != "" && prefix[0] != '/' {
 		r.app.recordError("", prefix, errors.New("party prefix must begin with '/'"))
 	}
-	return &Router{app: r.app, parent: r, prefix: p, middleware: middleware}
+	return &Router{app: r.app, parent: r, prefix: p, middleware: r.app.checkMiddleware(p, middleware)}
 }
 
 // Use appends middleware that runs, for every route of this router and its
 // parties, after routing and before the route's own handlers.
 func (r *Router) Use(middleware ...Handler) {
-	r.middleware = append(r.middleware, middleware...)
+	r.middleware = append(r.middleware, r.app.checkMiddleware(r.prefix, middleware)...)
 }
 
 // OnErrorCode registers the handlers that write the response for an error
-// status set without a body, for requests of this router's routes and
-// unmatched requests under its prefix.
+// status (400-599) set without a body, for requests of this router's routes
+// and unmatched requests under its prefix. Another code or a nil handler is
+// a registration error.
 func (r *Router) OnErrorCode(code int, handlers ...Handler) {
+	if code < 400 || code > 599 {
+		r.app.recordError("", r.prefix, fmt.Errorf("OnErrorCode(%d): not an error status (400-599)", code))
+		return
+	}
+	for _, h := range handlers {
+		if h == nil {
+			r.app.recordError("", r.prefix, fmt.Errorf("OnErrorCode(%d): nil handler", code))
+			return
+		}
+	}
 	if r.errorHandlers == nil {
 		r.errorHandlers = map[int][]Handler{}
 		r.app.errorParties = append(r.app.errorParties, r)
