@@ -93,6 +93,9 @@ func WithTokenValidator(fn func(ctx *core.Context, token string) bool) AuthOptio
 func newAuthConfig(opts []AuthOption) (authConfig, error) {
 	cfg := authConfig{realm: "Restricted", users: map[string][sha256.Size]byte{}}
 	for _, opt := range opts {
+		if opt == nil {
+			return cfg, errors.New("middleware: auth: nil option")
+		}
 		if err := opt(&cfg); err != nil {
 			return cfg, err
 		}

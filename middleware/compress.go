@@ -167,6 +167,9 @@ func Compress(opts ...CompressOption) (core.Handler, error) {
 		types:     defaultCompressTypes,
 	}
 	for _, opt := range opts {
+		if opt == nil {
+			return nil, errors.New("middleware: Compress: nil option")
+		}
 		if err := opt(&cfg); err != nil {
 			return nil, err
 		}

@@ -182,6 +182,9 @@ func CORS(opts ...CORSOption) (core.Handler, error) {
 	}
 	var methodsSet, headersSet bool
 	for _, opt := range opts {
+		if opt == nil {
+			return nil, errors.New("middleware: CORS: nil option")
+		}
 		before := [2]int{len(cfg.methods), len(cfg.headers)}
 		if err := opt(&cfg); err != nil {
 			return nil, err

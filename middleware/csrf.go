@@ -121,6 +121,9 @@ var errCSRF = core.NewHTTPError(http.StatusForbidden, "invalid or missing CSRF t
 func CSRF(opts ...CSRFOption) (core.Handler, error) {
 	m := &csrf{store: CSRFCookieStore{}}
 	for _, opt := range opts {
+		if opt == nil {
+			return nil, errors.New("middleware: CSRF: nil option")
+		}
 		if err := opt(m); err != nil {
 			return nil, err
 		}

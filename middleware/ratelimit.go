@@ -189,6 +189,9 @@ func WithKeyFunc(fn func(ctx *core.Context) string) RateLimitOption {
 func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
 	cfg := rateConfig{key: (*core.Context).RemoteAddr}
 	for _, opt := range opts {
+		if opt == nil {
+			return nil, errors.New("middleware: RateLimit: nil option")
+		}
 		if err := opt(&cfg); err != nil {
 			return nil, err
 		}

@@ -92,6 +92,9 @@ type requestID struct {
 func RequestID(opts ...RequestIDOption) (core.Handler, error) {
 	cfg := requestIDConfig{header: "X-Request-Id", trust: true, maxLen: 64}
 	for _, opt := range opts {
+		if opt == nil {
+			return nil, errors.New("middleware: RequestID: nil option")
+		}
 		if err := opt(&cfg); err != nil {
 			return nil, err
 		}

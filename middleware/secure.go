@@ -19,6 +19,7 @@
 package middleware
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -130,6 +131,9 @@ func SecureHeaders(opts ...SecureOption) (core.Handler, error) {
 		hsts:         "max-age=63072000; includeSubDomains",
 	}
 	for _, opt := range opts {
+		if opt == nil {
+			return nil, errors.New("middleware: SecureHeaders: nil option")
+		}
 		if err := opt(&cfg); err != nil {
 			return nil, err
 		}

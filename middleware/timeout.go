@@ -12,6 +12,7 @@
 package middleware
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -45,6 +46,9 @@ func Timeout(d time.Duration, opts ...TimeoutOption) (core.Handler, error) {
 	if len(opts) > 0 {
 		resp = &core.TimeoutResponse{Status: http.StatusServiceUnavailable}
 		for _, opt := range opts {
+			if opt == nil {
+				return nil, errors.New("middleware: Timeout: nil option")
+			}
 			if err := opt(resp); err != nil {
 				return nil, err
 			}
