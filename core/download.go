@@ -14,7 +14,6 @@ package core
 import (
 	"errors"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -42,6 +41,7 @@ func contentDisposition(name string) string {
 		switch {
 		case r == '"' || r == '\\':
 			ascii.WriteByte('_')
+			plain = false
 		case r < 0x20 || r == 0x7f:
 			ascii.WriteByte('_')
 			plain = false
@@ -54,9 +54,27 @@ func contentDisposition(name string) string {
 	}
 	v := `attachment; filename="` + ascii.String() + `"`
 	if !plain {
-		v += "; filename*=UTF-8''" + strings.ReplaceAll(url.PathEscape(name), "+", "%2B")
+		v += "; filename*=UTF-8''" + extValue(name)
 	}
 	return v
+}
+
+// extValue percent-encodes s as the value of an RFC 8187 ext-value: every
+// byte but the attr-chars (letters, digits and !#$&+-.^_`|~).
+func extValue(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$&+-.^_`|~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
 }
 
 // EventStream writes server-sent events; see Context.SSE.

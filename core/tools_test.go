@@ -233,3 +233,22 @@ func TestSSEDataLineBreaks(t *testing.T) {
 		}
 	}
 }
+
+// TestContentDisposition checks the RFC 6266 forms: a plain ASCII name in
+// filename alone; any other name also in filename*, whose value has only
+// RFC 8187 attr-chars and percent-encoded bytes, so the exact name (quotes,
+// colons, equals signs included) reaches the client.
+func TestContentDisposition(t *testing.T) {
+	tests := []struct{ name, want string }{
+		{"report.csv", `attachment; filename="report.csv"`},
+		{"a b!#$&+-.^_`|~.txt", "attachment; filename=\"a b!#$&+-.^_`|~.txt\""},
+		{`a"b\c.csv`, `attachment; filename="a_b_c.csv"; filename*=UTF-8''a%22b%5Cc.csv`},
+		{"x:y=z@w é.txt", `attachment; filename="x:y=z@w _.txt"; filename*=UTF-8''x%3Ay%3Dz%40w%20%C3%A9.txt`},
+		{"a;b,c(d)'e*.txt\n", `attachment; filename="a;b,c(d)'e*.txt_"; filename*=UTF-8''a%3Bb%2Cc%28d%29%27e%2A.txt%0A`},
+	}
+	for _, tt := range tests {
+		if got := contentDisposition(tt.name); got != tt.want {
+			t.Errorf("contentDisposition(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
