@@ -327,3 +327,50 @@ func TestRequestLoggerLogsPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorPageDropsEntityHeaders checks that an error page does not go
+// out under the headers a handler set for the body it meant to send: a
+// Content-Length that does not fit the page (the client would read a
+// truncated or hanging body), and validators, caching and download headers
+// that would make caches or browsers keep the page as that content.
+func TestErrorPageDropsEntityHeaders(t *testing.T) {
+	for _, custom := range []bool{false, true} {
+		app := quietApp()
+		if custom {
+			app.OnErrorCode(http.StatusConflict, func(c *Context) { c.WriteString("custom conflict page") })
+		}
+		app.Get("/", func(c *Context) {
+			h := c.ResponseWriter().Header()
+			h.Set("Content-Length", "1000")
+			h.Set("Etag", `"v1"`)
+			h.Set("Last-Modified", "Mon, 02 Jan 2006 15:04:05 GMT")
+			h.Set("Cache-Control", "public, max-age=31536000")
+			h.Set("Content-Disposition", `attachment; filename="report.csv"`)
+			h.Set("X-Custom", "kept")
+			c.StopWithError(NewHTTPError(http.StatusConflict, "taken"))
+		})
+		srv := httptest.NewServer(app)
+		res, err := srv.Client().Get(srv.URL + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		srv.Close()
+		want := "Conflict: taken"
+		if custom {
+			want = "custom conflict page"
+		}
+		if err != nil || res.StatusCode != http.StatusConflict || string(body) != want {
+			t.Errorf("custom=%v: %d %q, %v; want 409 %q", custom, res.StatusCode, body, err, want)
+		}
+		for _, k := range []string{"Etag", "Last-Modified", "Cache-Control", "Content-Disposition"} {
+			if v := res.Header.Get(k); v != "" {
+				t.Errorf("custom=%v: error page sent with %s: %q", custom, k, v)
+			}
+		}
+		if res.Header.Get("X-Custom") != "kept" {
+			t.Errorf("custom=%v: other headers should stay", custom)
+		}
+	}
+}

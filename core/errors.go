@@ -139,6 +139,14 @@ func (c *Context) fireError() {
 	}
 	c.errorFired = true
 	c.writer.refused = nil // a refused response gets its error page now
+	// The page replaces the body the handler meant to send: drop the
+	// headers that describe that body, as net/http's Error and ServeContent
+	// do. Content-Encoding stays: a net/http middleware may have set it for
+	// the compressing writer the page goes through.
+	h := c.out.Header()
+	for _, k := range [...]string{"Content-Length", "Content-Range", "Content-Disposition", "Etag", "Last-Modified", "Cache-Control"} {
+		delete(h, k)
+	}
 	code := c.writer.status
 	hs := c.app.errorHandlersFor(c, code)
 	if hs == nil {
