@@ -65,6 +65,8 @@ type (
 	// ViewEngine is the template engine interface Context.View renders
 	// through; the view package's engines implement it.
 	ViewEngine = core.ViewEngine
+	// Markup is a value that renders itself as HTML for Context.Negotiate.
+	Markup = core.Markup
 	// Validator checks a value decoded from a request (WithValidator).
 	Validator = core.Validator
 	// ValidatorFunc adapts a function to a Validator.

@@ -89,11 +89,17 @@ func mediaQ(params string) float64 {
 	return 1
 }
 
+// Markup is a value that renders itself as HTML. Negotiate writes its
+// HTML result as it is; it must escape whatever it did not write itself.
+type Markup interface {
+	HTML() string
+}
+
 // Negotiate writes data in the format the client prefers among offers
 // (default JSON, XML, HTML, text, in that order of preference for equal
-// q-values): JSON and XML marshal data; HTML writes a string (or
-// fmt.Stringer) as is, since it is taken to be markup, and escapes any
-// other value's fmt.Sprint; text writes fmt.Sprint(data). When the client
+// q-values): JSON and XML marshal data; text writes fmt.Sprint(data); HTML
+// writes fmt.Sprint(data) escaped, strings included, unless data is a
+// Markup, whose HTML method vouches for its output. When the client
 // accepts none of the offers, the request is stopped with 406.
 func (c *Context) Negotiate(data any, offers ...string) {
 	if len(offers) == 0 {
@@ -105,12 +111,9 @@ func (c *Context) Negotiate(data any, offers ...string) {
 	case MIMEXML:
 		c.XML(data)
 	case MIMEHTML:
-		switch v := data.(type) {
-		case string:
-			c.HTML(v)
-		case fmt.Stringer:
-			c.HTML(v.String())
-		default:
+		if m, ok := data.(Markup); ok {
+			c.HTML(m.HTML())
+		} else {
 			c.HTML(html.EscapeString(fmt.Sprint(data)))
 		}
 	case MIMEText:

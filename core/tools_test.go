@@ -10,6 +10,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"html"
 	"io"
 	"math/big"
 	"net"
@@ -29,10 +30,17 @@ type point struct {
 
 func (p point) String() string { return "<b>point</b>" }
 
+// card is a Markup: Negotiate writes its HTML as it is.
+type card struct{ title string }
+
+func (c card) HTML() string { return "<h1>" + html.EscapeString(c.title) + "</h1>" }
+
 func TestNegotiate(t *testing.T) {
 	app := New(WithStartupOutput(nil))
 	app.Get("/p", func(c *Context) { c.Negotiate(point{1, 2}) })
 	app.Get("/json-or-xml", func(c *Context) { c.Negotiate(point{1, 2}, MIMEJSON, MIMEXML) })
+	app.Get("/user-text", func(c *Context) { c.Negotiate(c.Query("q"), MIMEHTML, MIMEText) })
+	app.Get("/card", func(c *Context) { c.Negotiate(card{"a<b"}, MIMEHTML) })
 	tests := []struct {
 		path, accept string
 		status       int
@@ -41,9 +49,12 @@ func TestNegotiate(t *testing.T) {
 		{"/p", "", 200, "application/json", `{"x":1,"y":2}`},
 		{"/p", "application/json", 200, "application/json", `{"x":1,"y":2}`},
 		{"/p", "application/xml", 200, "application/xml", `<point><x>1</x><y>2</y></point>`},
-		{"/p", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", 200, "text/html", "<b>point</b>"},
+		{"/p", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", 200, "text/html", "&lt;b&gt;point&lt;/b&gt;"},
 		{"/p", "text/plain", 200, "text/plain", "<b>point</b>"},
-		{"/p", "text/*;q=0.5, application/json;q=0.4", 200, "text/html", "<b>point</b>"},
+		{"/p", "text/*;q=0.5, application/json;q=0.4", 200, "text/html", "&lt;b&gt;point&lt;/b&gt;"},
+		{"/user-text?q=%3Cscript%3Ex%3C/script%3E", "text/html", 200, "text/html", "&lt;script&gt;x&lt;/script&gt;"}, // a string is text, not markup
+		{"/user-text?q=%3Cscript%3E", "text/plain", 200, "text/plain", "<script>"},
+		{"/card", "text/html", 200, "text/html", "<h1>a&lt;b</h1>"},
 		{"/p", "application/*;q=0.2, application/xml;q=0", 200, "application/json", `{"x":1,"y":2}`},
 		{"/p", "*/*", 200, "application/json", `{"x":1,"y":2}`},
 		{"/p", "image/png", 406, "text/plain", "Not Acceptable: acceptable: application/json, application/xml, text/html, text/plain"},
