@@ -63,19 +63,19 @@ func (app *Application) RegisterView(engine ViewEngine) error {
 // ViewEngine returns the registered view engine, or nil.
 func (app *Application) ViewEngine() ViewEngine { return app.view }
 
-// ViewLayout overrides the layout of the next View call in this request;
+// SetViewLayout overrides the layout of the next View call in this request;
 // the view package's NoLayout renders without one.
-func (c *Context) ViewLayout(layout string) {
+func (c *Context) SetViewLayout(layout string) {
 	c.check()
 	c.viewLayout = layout
 }
 
-// ViewData sets a value that View merges into its data, so middleware can
-// provide data (a user, a CSRF token) that every page sees. When View's data
-// is a map[string]any, its own keys win; when it is nil, the ViewData map is
-// the data; other data types are rendered as given, and ViewData is then
-// available only through GetViewData.
-func (c *Context) ViewData(key string, value any) {
+// SetViewData sets a value that View merges into its data, so middleware
+// can provide data (a user, a CSRF token) that every page sees. When View's
+// data is a map[string]any, its own keys win; when it is nil, the map of
+// SetViewData's values is the data; other data types are rendered as
+// given, and the values are then available only through ViewData.
+func (c *Context) SetViewData(key string, value any) {
 	c.check()
 	if c.viewData == nil {
 		c.viewData = make(map[string]any)
@@ -83,10 +83,10 @@ func (c *Context) ViewData(key string, value any) {
 	c.viewData[key] = value
 }
 
-// GetViewData returns the values set with ViewData in this request. The
+// ViewData returns the values set with SetViewData in this request. The
 // map belongs to the Context and is cleared when the request ends: copy
 // what must outlive the handler.
-func (c *Context) GetViewData() map[string]any {
+func (c *Context) ViewData() map[string]any {
 	c.check()
 	return c.viewData
 }

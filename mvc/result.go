@@ -299,7 +299,7 @@ func writeView(ctx *core.Context, v View) {
 		return
 	}
 	if v.Layout != "" {
-		ctx.ViewLayout(v.Layout)
+		ctx.SetViewLayout(v.Layout)
 	}
 	ctx.View(v.Name, v.Data)
 }

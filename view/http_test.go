@@ -82,13 +82,13 @@ func TestViewsOverHTTP(t *testing.T) {
 			page := func(name, layout string, data any) core.Handler {
 				return func(ctx *core.Context) {
 					if layout != "" {
-						ctx.ViewLayout(layout)
+						ctx.SetViewLayout(layout)
 					}
 					ctx.View(name, data)
 				}
 			}
 			app.Get("/", page("index.html", "", map[string]any{"Title": "Home Page"}))
-			app.Get("/viewdata", func(ctx *core.Context) { ctx.ViewData("User", "<script>x</script>"); ctx.Next() },
+			app.Get("/viewdata", func(ctx *core.Context) { ctx.SetViewData("User", "<script>x</script>"); ctx.Next() },
 				page("user.html", view.NoLayout, nil))
 			app.Get("/missing", page("nope.html", "", nil))
 			app.Get("/missing-layout", page("index.html", "layouts/nope.html", map[string]any{"Title": "x"}))

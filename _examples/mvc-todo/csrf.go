@@ -50,7 +50,7 @@ func (sessionTokens) SetToken(ctx *vireo.Context, token string) {
 func csrfProtect() vireo.Handler {
 	check := middleware.MustCSRF(middleware.WithCSRFStore(sessionTokens{}))
 	return func(ctx *vireo.Context) {
-		ctx.ViewData("CSRFToken", lazyToken(ctx))
+		ctx.SetViewData("CSRFToken", lazyToken(ctx))
 		check(ctx) // continues the chain when the request passes
 	}
 }

@@ -80,7 +80,7 @@ func newApp() *vireo.Application {
 // userViewData is middleware that gives every page the logged-in user
 // (nil when nobody is), for the layout's header.
 func userViewData(ctx *vireo.Context) {
-	ctx.ViewData("User", currentUser(sessions.Get(ctx)))
+	ctx.SetViewData("User", currentUser(sessions.Get(ctx)))
 	ctx.Next()
 }
 
@@ -90,8 +90,8 @@ func userViewData(ctx *vireo.Context) {
 func errorPage(name, title string) vireo.Handler {
 	return func(ctx *vireo.Context) {
 		sess := sessions.Get(ctx)
-		ctx.ViewData("User", currentUser(sess))
-		ctx.ViewData("CSRFToken", lazyToken(ctx))
+		ctx.SetViewData("User", currentUser(sess))
+		ctx.SetViewData("CSRFToken", lazyToken(ctx))
 		ctx.View(name, map[string]any{"Title": title, "Path": ctx.Path()})
 	}
 }

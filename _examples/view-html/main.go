@@ -125,7 +125,7 @@ func newApp() *vireo.Application {
 		if !ok {
 			return
 		}
-		ctx.ViewLayout("layouts/print.html")
+		ctx.SetViewLayout("layouts/print.html")
 		ctx.View("users/show.html", userPage{Layout: layoutFor(ctx, u.Name), User: u})
 	})
 	// No layout at all: an HTML fragment, for example for htmx or fetch.
@@ -134,7 +134,7 @@ func newApp() *vireo.Application {
 		if !ok {
 			return
 		}
-		ctx.ViewLayout(view.NoLayout)
+		ctx.SetViewLayout(view.NoLayout)
 		ctx.View("fragment.html", userPage{User: u})
 	})
 	// A render that fails halfway: the client gets a clean 500.
