@@ -1,11 +1,14 @@
 // Scheme and host behind trusted proxies.
 //
 // Like RemoteAddr, Scheme and Host believe proxy headers only when the
-// connection's peer is a proxy trusted with WithTrustedProxies. They read
-// the standard Forwarded header (RFC 7239; its last element, the one the
-// nearest proxy added) and fall back to X-Forwarded-Proto and
-// X-Forwarded-Host (their last comma-separated value). Values that are not
-// a scheme of letters or a plausible host are ignored.
+// connection's peer is a proxy trusted with WithTrustedProxies, and only
+// the header family that option names: with "Forwarded", the standard
+// header of RFC 7239 (its last element, the one the nearest proxy added);
+// with "X-Forwarded-For" or "X-Real-IP", X-Forwarded-Proto and
+// X-Forwarded-Host (their last comma-separated value). A proxy rewrites or
+// appends the headers of its own family, not the others, so a header of
+// the other family may be the client's own and is never read. Values that
+// are not a scheme of letters or a plausible host are ignored.
 
 package core
 
@@ -19,15 +22,14 @@ import (
 func (c *Context) Scheme() string {
 	c.check()
 	if c.fromTrustedProxy() {
-		if v := forwardedParam(c.request.Header.Values("Forwarded"), "proto"); v != "" {
-			if s := normScheme(v); s != "" {
-				return s
-			}
+		var v string
+		if c.app.proxyForwarded() {
+			v = forwardedParam(c.request.Header.Values("Forwarded"), "proto")
+		} else {
+			v = lastListValue(c.request.Header.Values("X-Forwarded-Proto"))
 		}
-		if v := lastListValue(c.request.Header.Values("X-Forwarded-Proto")); v != "" {
-			if s := normScheme(v); s != "" {
-				return s
-			}
+		if s := normScheme(v); s != "" {
+			return s
 		}
 	}
 	if c.request.TLS != nil {
@@ -45,14 +47,51 @@ func (c *Context) IsTLS() bool { return c.Scheme() == "https" }
 func (c *Context) Host() string {
 	c.check()
 	if c.fromTrustedProxy() {
-		if v := forwardedParam(c.request.Header.Values("Forwarded"), "host"); validHost(v) {
-			return v
+		var v string
+		if c.app.proxyForwarded() {
+			v = forwardedParam(c.request.Header.Values("Forwarded"), "host")
+		} else {
+			v = lastListValue(c.request.Header.Values("X-Forwarded-Host"))
 		}
-		if v := lastListValue(c.request.Header.Values("X-Forwarded-Host")); validHost(v) {
+		if validHost(v) {
 			return v
 		}
 	}
 	return c.request.Host
+}
+
+// proxyForwarded reports whether the trusted proxies speak RFC 7239's
+// Forwarded header rather than the X-Forwarded-* family.
+func (app *Application) proxyForwarded() bool {
+	return strings.EqualFold(app.proxyHeader, "Forwarded")
+}
+
+// forwardedFor returns the for= addresses of Forwarded values, one per
+// element, left to right, each without quotes, brackets or port; an
+// element without for= gives "".
+func forwardedFor(values []string) []string {
+	var hops []string
+	for _, v := range values {
+		for _, elem := range strings.Split(v, ",") {
+			addr := ""
+			for _, pair := range strings.Split(elem, ";") {
+				k, val, ok := strings.Cut(strings.TrimSpace(pair), "=")
+				if ok && strings.EqualFold(k, "for") {
+					addr = strings.Trim(val, `"`)
+					break
+				}
+			}
+			if strings.HasPrefix(addr, "[") { // "[2001:db8::1]:4711"
+				if end := strings.IndexByte(addr, ']'); end > 0 {
+					addr = addr[1:end]
+				}
+			} else if host, _, err := net.SplitHostPort(addr); err == nil {
+				addr = host
+			}
+			hops = append(hops, addr)
+		}
+	}
+	return hops
 }
 
 func (c *Context) fromTrustedProxy() bool {

@@ -113,9 +113,13 @@ func WithShutdownTimeout(d time.Duration) Option {
 	}
 }
 
-// WithTrustedProxies makes RemoteAddr believe header ("X-Forwarded-For" or
-// "X-Real-IP") when, and only when, the connection comes from one of the
-// given networks (CIDR such as "10.0.0.0/8", or single addresses).
+// WithTrustedProxies makes RemoteAddr, Scheme and Host believe the proxy
+// headers of one family when, and only when, the connection comes from one
+// of the given networks (CIDR such as "10.0.0.0/8", or single addresses).
+// header names the family the proxies write: "X-Forwarded-For" or
+// "X-Real-IP" (with X-Forwarded-Proto and X-Forwarded-Host), or
+// "Forwarded" (RFC 7239: for, proto and host). Headers of the other family
+// are ignored, since a proxy passes them on as the client sent them.
 func WithTrustedProxies(header string, networks ...string) Option {
 	return func(app *Application) {
 		app.proxyHeader = header

@@ -2,8 +2,9 @@
 //
 // The connection's peer is the only address a server can trust. A proxy
 // header is believed only when the peer is a configured trusted proxy, and
-// X-Forwarded-For is read from the right, skipping trusted hops, because the
-// left-most entries are whatever the client chose to send.
+// X-Forwarded-For (or the for= parameters of RFC 7239's Forwarded) is read
+// from the right, skipping trusted hops, because the left-most entries are
+// whatever the client chose to send.
 
 package core
 
@@ -29,7 +30,12 @@ func (c *Context) RemoteAddr() string {
 	if len(v) == 0 {
 		return peer
 	}
-	hops := strings.Split(strings.Join(v, ","), ",")
+	var hops []string
+	if app.proxyForwarded() {
+		hops = forwardedFor(v)
+	} else {
+		hops = strings.Split(strings.Join(v, ","), ",")
+	}
 	for i := len(hops) - 1; i >= 0; i-- {
 		hop := strings.TrimSpace(hops[i])
 		if _, err := netip.ParseAddr(hop); err != nil {
