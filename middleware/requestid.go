@@ -156,7 +156,3 @@ func (m *requestID) generate() string {
 	b = strconv.AppendUint(b, m.counter.Add(1), 36)
 	return string(b)
 }
-
-// GetRequestID returns the ID RequestID gave the request, or "". It is
-// ctx.RequestID, for symmetry with chi's middleware.GetReqID.
-func GetRequestID(ctx *core.Context) string { return ctx.RequestID() }

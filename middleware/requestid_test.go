@@ -38,7 +38,7 @@ func TestRequestID(t *testing.T) {
 			app.UseRouter(core.RequestLogger(logger), MustRequestID(tt.opts...))
 			var seen, errSeen string
 			app.Get("/", func(ctx *core.Context) {
-				seen = GetRequestID(ctx)
+				seen = ctx.RequestID()
 				ctx.Logger().Info("handler line")
 			})
 			app.OnErrorCode(http.StatusNotFound, func(ctx *core.Context) { errSeen = ctx.RequestID() })
