@@ -26,6 +26,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 )
@@ -187,10 +188,27 @@ func fsError(err error) error {
 	return err
 }
 
-// ServeFile serves the named file from the local file system through
-// http.ServeFile. name is trusted: never build it from request input; use
-// HandleDir for that.
+// ServeFile serves the named file from the local file system with
+// http.ServeContent (conditional requests, ranges, Content-Type by
+// extension). A missing file or a directory is a 404 and an unreadable one
+// a 403, both through the application's error pages. name is trusted:
+// never build it from request input; use HandleDir for that.
 func (c *Context) ServeFile(name string) {
 	c.check()
-	http.ServeFile(c.out, c.request, name)
+	f, err := os.Open(name)
+	if err != nil {
+		c.StopWithError(fsError(err))
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		c.StopWithError(fsError(err))
+		return
+	}
+	if fi.IsDir() {
+		c.StopWithError(NewHTTPError(http.StatusNotFound, ""))
+		return
+	}
+	http.ServeContent(c.out, c.request, fi.Name(), fi.ModTime(), f)
 }

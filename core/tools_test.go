@@ -263,3 +263,38 @@ func TestContentDisposition(t *testing.T) {
 		}
 	}
 }
+
+// TestServeFileErrors checks that ServeFile's failures are the
+// application's error pages, not net/http's plain text, and that a
+// directory is never listed.
+func TestServeFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	app := New(WithStartupOutput(nil))
+	app.OnErrorCode(http.StatusNotFound, func(c *Context) { c.Text("custom 404") })
+	app.Get("/file/{name}", func(c *Context) { c.ServeFile(filepath.Join(dir, c.Param("name"))) })
+	app.Get("/dir", func(c *Context) { c.ServeFile(dir) })
+	app.Get("/missing-download", func(c *Context) { c.Download(filepath.Join(dir, "none.csv"), "") })
+	tests := []struct {
+		path   string
+		status int
+		body   string
+	}{
+		{"/file/a.txt", 200, "hello"},
+		{"/file/none.txt", 404, "custom 404"},
+		{"/dir", 404, "custom 404"},
+		{"/missing-download", 404, "custom 404"},
+	}
+	for _, tt := range tests {
+		rec := httptest.NewRecorder()
+		app.ServeHTTP(rec, httptest.NewRequest("GET", tt.path, nil))
+		if rec.Code != tt.status || strings.TrimSpace(rec.Body.String()) != tt.body {
+			t.Errorf("%s: %d %q, want %d %q", tt.path, rec.Code, rec.Body.String(), tt.status, tt.body)
+		}
+		if tt.status == 404 && rec.Header().Get("Content-Disposition") != "" {
+			t.Errorf("%s: error page kept Content-Disposition %q", tt.path, rec.Header().Get("Content-Disposition"))
+		}
+	}
+}
