@@ -201,7 +201,13 @@ func drawBars(bars []bar, title, yLabel string, label func(float64) string, with
 	// Half a slot of room on each side keeps the outer bars off the axes.
 	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
 
-	w := vg.Length(len(names))*vg.Points(64) + vg.Points(120)
+	// A slot per bar wide enough for its name under it (about 6.5 points a
+	// character), so long app names do not run into each other.
+	slot := vg.Points(64)
+	for _, n := range names {
+		slot = max(slot, vg.Points(6.5*float64(len(n))+12))
+	}
+	w := vg.Length(len(names))*slot + vg.Points(120)
 	if w < 5*vg.Inch {
 		w = 5 * vg.Inch
 	}
