@@ -105,6 +105,20 @@
 // errors does not serve: Listen returns them, and ServeHTTP answers 500 and
 // logs them once.
 //
+// # Configuration
+//
+// The whole framework is configured one way: functional options, WithX
+// values passed to the constructor (core.New, sessions.New, view.NewHTML,
+// view.NewDjango, redis.New, every middleware). Options keep the zero
+// configuration a plain call, let a package add a setting without breaking
+// callers, and leave the configured value immutable once built, so nothing
+// needs a lock at request time; a Config struct would expose fields that
+// are only read once, and chained setters would allow changes while
+// serving. A constructor that can fail returns (T, error) and has a MustX
+// twin that panics, for package-level setup. New of this package cannot
+// fail by itself: an invalid option is a registration error, reported by
+// Build and Listen with the others.
+//
 // # The Context rule
 //
 // A Context belongs to its request and is reused for another one after the

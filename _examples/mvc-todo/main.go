@@ -13,6 +13,7 @@
 package main
 
 import (
+	"cmp"
 	"embed"
 	"html/template"
 	"io/fs"
@@ -107,19 +108,7 @@ func mustSub(fsys fs.FS, dir string) fs.FS {
 }
 
 func main() {
-	if err := newApp().Listen(listenAddr()); err != nil {
+	if err := newApp().Listen(cmp.Or(os.Getenv("ADDR"), "127.0.0.1:8080")); err != nil {
 		log.Fatal(err)
 	}
-}
-
-// listenAddr returns the address to serve on: $ADDR if set, else
-// 127.0.0.1:$PORT, else 127.0.0.1:8080.
-func listenAddr() string {
-	if addr := os.Getenv("ADDR"); addr != "" {
-		return addr
-	}
-	if port := os.Getenv("PORT"); port != "" {
-		return "127.0.0.1:" + port
-	}
-	return "127.0.0.1:8080"
 }
