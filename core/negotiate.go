@@ -13,8 +13,9 @@ import (
 	"fmt"
 	"html"
 	"net/http"
-	"strconv"
 	"strings"
+
+	"github.com/vireo-go/vireo/internal/httpq"
 )
 
 // Media types Negotiate knows how to write.
@@ -66,27 +67,11 @@ func acceptQuality(accept []string, offer string) float64 {
 				s = 2
 			}
 			if s > spec {
-				spec, q = s, mediaQ(params)
+				spec, q = s, httpq.Q(params)
 			}
 		}
 	}
 	return q
-}
-
-func mediaQ(params string) float64 {
-	for params != "" {
-		var p string
-		p, params, _ = strings.Cut(params, ";")
-		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
-		if strings.EqualFold(k, "q") {
-			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			if err != nil || q < 0 || q > 1 {
-				return 0
-			}
-			return q
-		}
-	}
-	return 1
 }
 
 // Markup is a value that renders itself as HTML. Negotiate writes its

@@ -39,6 +39,8 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 	"github.com/vireo-go/vireo/core"
+
+	"github.com/vireo-go/vireo/internal/httpq"
 )
 
 // Encoding names accepted by WithEncodings and WithLevel.
@@ -278,7 +280,7 @@ func acceptQ(values []string, name string) float64 {
 			token = strings.TrimSpace(token)
 			q := 1.0
 			if params != "" {
-				q = parseQ(params)
+				q = httpq.Q(params)
 			}
 			if strings.EqualFold(token, name) {
 				return q
@@ -289,23 +291,6 @@ func acceptQ(values []string, name string) float64 {
 		}
 	}
 	return max(star, 0)
-}
-
-// parseQ reads q from ";"-separated parameters; a malformed q counts as 0.
-func parseQ(params string) float64 {
-	for params != "" {
-		var p string
-		p, params, _ = strings.Cut(params, ";")
-		k, val, _ := strings.Cut(strings.TrimSpace(p), "=")
-		if strings.EqualFold(strings.TrimSpace(k), "q") {
-			q, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
-			if err != nil || q < 0 || q > 1 {
-				return 0
-			}
-			return q
-		}
-	}
-	return 1
 }
 
 // compressible reports whether the media type of contentType is allowed.
