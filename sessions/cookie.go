@@ -19,11 +19,11 @@ import (
 	"time"
 )
 
-// cookieValues calls fn with the value of each cookie named name in r, at
-// most maxCandidates times, until fn returns true.
-func cookieValues(r *http.Request, name string, fn func(value string) bool) {
+// cookieValues calls fn with the value of each cookie named name in the
+// Cookie header lines, at most maxCandidates times, until fn returns true.
+func cookieValues(lines []string, name string, fn func(value string) bool) {
 	seen := 0
-	for _, line := range r.Header["Cookie"] {
+	for _, line := range lines {
 		for len(line) > 0 {
 			var part string
 			if i := strings.IndexByte(line, ';'); i >= 0 {

@@ -5,6 +5,8 @@ package sessions
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"math"
 	"net/http"
@@ -148,7 +150,7 @@ func TestRecordIndexAboveThreshold(t *testing.T) {
 		s.Set("k"+strconv.Itoa(i), i)
 		s.SetFlash("k"+strconv.Itoa(i), -i)
 	}
-	if s.rec.index == nil {
+	if s.rec.keyIndex() == nil {
 		t.Fatal("no index above the threshold")
 	}
 	for i := 0; i < n; i += 2 {
@@ -171,7 +173,7 @@ func TestRecordIndexAboveThreshold(t *testing.T) {
 	for i := 1; i < n-2*indexThreshold; i += 2 {
 		s.Delete("k" + strconv.Itoa(i))
 	}
-	if s.Len() > indexThreshold || s.rec.index != nil {
+	if s.Len() > indexThreshold || s.rec.keyIndex() != nil {
 		t.Fatalf("index kept with %d values", s.Len())
 	}
 	keys := s.Keys()
@@ -223,7 +225,7 @@ func fill(t *testing.T, db *MemoryDatabase, n int, exp time.Time) []string {
 	for i := range ids {
 		id, _ := NewID()
 		ids[i] = id
-		if err := db.Save(context.Background(), id, newRecord(exp)); err != nil {
+		if err := db.Save(context.Background(), id, newRecord(exp.UnixNano())); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -461,5 +463,97 @@ func TestManagerCloseStopsOwnSweeperOnly(t *testing.T) {
 	case <-given.done:
 		t.Fatal("Manager.Close closed a Database it was given")
 	default:
+	}
+}
+
+// TestShardsFillEvenly: IDs made by NewID pick their shard by their own
+// bits and spread evenly; other strings (IDs of a Database's caller, of
+// any length and alphabet) still find their records.
+func TestShardsFillEvenly(t *testing.T) {
+	const shards, per = 128, 100
+	db := NewMemoryDatabase(WithShards(shards), WithMaxSessions(-1), WithSweepInterval(-1))
+	defer db.Close()
+	exp := time.Now().Add(time.Hour).UnixNano()
+	for i := 0; i < shards*per; i++ {
+		id, err := NewID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.insertNew(id, newRecord(exp))
+	}
+	for i := range db.shards {
+		// The mean is 100 with a standard deviation of 10: outside
+		// [40, 200] is a skew, not chance.
+		if n := len(db.shards[i].m); n < 40 || n > 200 {
+			t.Fatalf("shard %d holds %d of %d records", i, n, shards*per)
+		}
+	}
+	for _, id := range []string{"", "a", "user-1", "an ID of twenty-three!"} {
+		if err := db.Save(context.Background(), id, newRecord(exp)); err != nil {
+			t.Fatal(err)
+		}
+		if rec, _ := db.Load(context.Background(), id); rec == nil {
+			t.Fatalf("the record saved under %q was not found", id)
+		}
+	}
+}
+
+// TestInsertNewOnce: concurrent first writes of one new session store its
+// record once (one map entry, one probation record, one queued ID), and a
+// record destroyed before its insertion is not stored.
+func TestInsertNewOnce(t *testing.T) {
+	db := NewMemoryDatabase(WithShards(1), WithSweepInterval(-1))
+	defer db.Close()
+	id, _ := NewID()
+	rec := newRecord(time.Now().Add(time.Hour).UnixNano())
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			db.insertNew(id, rec)
+		}()
+	}
+	wg.Wait()
+	s := &db.shards[0]
+	if len(s.m) != 1 || s.probation != 1 || len(s.queue)-s.front != 1 {
+		t.Fatalf("%d records, %d in probation, %d queued; want 1 each", len(s.m), s.probation, len(s.queue)-s.front)
+	}
+	if got := db.LoadAt(id, time.Now()); got != rec {
+		t.Fatal("the inserted record is not the one loaded")
+	}
+	dead, _ := NewID()
+	destroyed := newRecord(time.Now().Add(time.Hour).UnixNano())
+	destroyed.markDestroyed()
+	db.insertNew(dead, destroyed)
+	if db.LoadAt(dead, time.Now()) != nil || len(s.m) != 1 {
+		t.Fatal("a record destroyed before its insertion was stored")
+	}
+}
+
+// TestEncodeIDMatchesBase64: encodeID is unpadded base64url, byte for byte
+// what encoding/base64 makes, and its results are valid IDs.
+func TestEncodeIDMatchesBase64(t *testing.T) {
+	var zero, ones, seq [idBytes]byte
+	for i := range ones {
+		ones[i] = 0xff
+		seq[i] = byte(i * 17)
+	}
+	cases := [][idBytes]byte{zero, ones, seq}
+	for i := 0; i < 1000; i++ {
+		var raw [idBytes]byte
+		if _, err := crand.Read(raw[:]); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, raw)
+	}
+	for _, raw := range cases {
+		got, want := encodeID(&raw), base64.RawURLEncoding.EncodeToString(raw[:])
+		if got != want {
+			t.Fatalf("encodeID(%x) = %q, want %q", raw, got, want)
+		}
+		if !ValidID(got) {
+			t.Fatalf("encodeID(%x) = %q is not a valid ID", raw, got)
+		}
 	}
 }

@@ -34,7 +34,8 @@ type Manager struct {
 	enc          Encoding
 	maxCookieLen int
 	db           Database
-	shared       SharedDatabase // db when its records are shared, else nil
+	shared       SharedDatabase  // db when its records are shared, else nil
+	mem          *MemoryDatabase // db when it is the in-memory one, else nil
 	ownsDB       bool
 	now          func() time.Time
 	log          *slog.Logger
@@ -67,6 +68,7 @@ func New(opts ...Option) (*Manager, error) {
 		m.ownsDB = true
 	}
 	m.shared, _ = m.db.(SharedDatabase)
+	m.mem, _ = m.db.(*MemoryDatabase)
 	m.attrs = cookieAttrs(cfg.path, cfg.domain, cfg.secure, cfg.httpOnly, cfg.sameSite)
 	return m, nil
 }
@@ -115,14 +117,15 @@ func (m *Manager) Start(x Exchange) (*Session, error) {
 }
 
 func (m *Manager) startCore(c *core.Context) (*Session, error) {
-	if s, _ := c.Values().Get(ContextKey).(*Session); s != nil && s.m == m && !s.rec.destroyed() {
+	values := c.Values()
+	if s, _ := values.Get(ContextKey).(*Session); s != nil && s.m == m && !s.rec.destroyed() {
 		return s, nil
 	}
 	s, err := m.load(c.ResponseWriter(), c.Request(), saveBeforeWrite)
 	if err != nil {
 		return nil, err
 	}
-	c.Values().Set(ContextKey, s)
+	values.Set(ContextKey, s)
 	if m.shared == nil {
 		c.OnBeforeWrite((*saveHook)(s))
 	}
@@ -163,9 +166,28 @@ const (
 // load finds the session the request's cookie names, or makes a new one.
 func (m *Manager) load(w http.ResponseWriter, r *http.Request, mode saveMode) (*Session, error) {
 	now := m.now()
+	if lines := r.Header["Cookie"]; len(lines) > 0 {
+		sess, err := m.fromCookies(lines, r, now, mode)
+		if err != nil {
+			return nil, err
+		}
+		if sess != nil {
+			if err := m.slide(w, r, sess, now); err != nil {
+				return nil, err
+			}
+			return sess, nil
+		}
+	}
+	return &Session{m: m, rec: newRecord(now.UnixNano() + int64(m.lifetime)), isNew: true,
+		req: r, w: w, mode: mode}, nil
+}
+
+// fromCookies returns the live session that the first valid cookie of the
+// Cookie header lines names, or nil.
+func (m *Manager) fromCookies(lines []string, r *http.Request, now time.Time, mode saveMode) (*Session, error) {
 	var sess *Session
 	var err error
-	cookieValues(r, m.name, func(value string) bool {
+	cookieValues(lines, m.name, func(value string) bool {
 		id, ok := m.decodeCookie(value)
 		if !ok {
 			return false
@@ -182,35 +204,29 @@ func (m *Manager) load(w http.ResponseWriter, r *http.Request, mode saveMode) (*
 		if m.shared != nil {
 			sess = m.sharedHandle(rec, id)
 		} else {
-			sess = &Session{m: m, rec: rec, id: id, ctx: r.Context(), mode: mode}
+			sess = &Session{m: m, rec: rec, id: id, req: r, mode: mode}
 		}
 		return true
 	})
 	if err != nil {
 		return nil, &StoreError{Op: "load", Err: err}
 	}
-	if sess != nil {
-		if err := m.slide(w, r, sess, now); err != nil {
-			return nil, err
-		}
-		return sess, nil
-	}
-	return &Session{m: m, rec: newRecord(now.Add(m.lifetime)), isNew: true, ctx: r.Context(), mode: mode,
-		w: w, tls: r.TLS != nil}, nil
+	return sess, nil
 }
 
 // sharedHandle returns the one Session of a shared record, making it the
 // first time the session comes back: requests on an existing session then
 // allocate nothing. Several Managers on one store get a handle per request.
 func (m *Manager) sharedHandle(rec *Record, id string) *Session {
+	x := rec.more()
 	for {
-		if h := rec.handle.Load(); h != nil {
+		if h := x.handle.Load(); h != nil {
 			if h.m == m {
 				return h
 			}
 			return &Session{m: m, rec: rec, id: id}
 		}
-		if h := (&Session{m: m, rec: rec, id: id}); rec.handle.CompareAndSwap(nil, h) {
+		if h := (&Session{m: m, rec: rec, id: id}); x.handle.CompareAndSwap(nil, h) {
 			return h
 		}
 	}
@@ -219,7 +235,7 @@ func (m *Manager) sharedHandle(rec *Record, id string) *Session {
 // lifetimeOf returns the lifetime of rec: its own when set by
 // UpdateExpiration, else the Manager's.
 func (m *Manager) lifetimeOf(rec *Record) time.Duration {
-	if l := time.Duration(rec.lifetime.Load()); l > 0 {
+	if l := rec.ownLifetime(); l > 0 {
 		return l
 	}
 	return m.lifetime
@@ -228,7 +244,7 @@ func (m *Manager) lifetimeOf(rec *Record) time.Duration {
 // cookieMaxAge returns the Max-Age for rec's cookie: 0 (browser session)
 // unless the Manager or the session asked for a persistent cookie.
 func (m *Manager) cookieMaxAge(rec *Record) time.Duration {
-	if l := time.Duration(rec.lifetime.Load()); l > 0 {
+	if l := rec.ownLifetime(); l > 0 {
 		return l
 	}
 	return m.expires
@@ -243,11 +259,11 @@ func (m *Manager) slide(w http.ResponseWriter, r *http.Request, s *Session, now 
 		return nil
 	}
 	life := m.lifetimeOf(s.rec)
-	target := now.Add(life)
-	if target.UnixNano()-s.rec.expires.Load() < int64(life/16) {
+	target := now.UnixNano() + int64(life)
+	if target-s.rec.expires.Load() < int64(life/16) {
 		return nil
 	}
-	s.rec.SetExpiresAt(target)
+	s.rec.expires.Store(target)
 	if m.shared == nil {
 		s.rec.mu.Lock()
 		s.touch = true
@@ -354,7 +370,7 @@ func (m *Manager) UpdateExpiration(x Exchange, lifetime time.Duration) error {
 		lifetime = 0
 	}
 	now := m.now()
-	s.rec.lifetime.Store(int64(lifetime))
+	s.rec.setLifetime(lifetime)
 	s.rec.SetExpiresAt(now.Add(m.lifetimeOf(s.rec)))
 	// The lifetime is part of the record, so this is a full save.
 	if err := s.write(func(*Record) bool { return true }); err != nil {

@@ -1,11 +1,18 @@
 // This file implements MemoryDatabase, the default in-process store.
 //
 // Records live in a fixed number of shards, each a map guarded by its own
-// RWMutex; an ID picks its shard by a seeded hash, so concurrent requests on
-// different sessions rarely meet on a lock and a lookup of a session that
-// came back before takes only a read lock. The stored value is the *Record
-// itself (MemoryDatabase is a SharedDatabase): a Session mutates it in place
-// under the Record's own lock, so nothing is copied or saved back.
+// RWMutex, so concurrent requests on different sessions rarely meet on a
+// lock and a lookup of a session that came back before takes only a read
+// lock. An ID made by NewID is 128 random bits, so its first characters
+// pick its shard themselves (the top bits of their product with an odd
+// constant): every stored ID is the server's, so the shards fill evenly
+// whatever IDs clients send, and no hash function runs. Other strings (a
+// caller of the Database may use IDs of its own) pick theirs by a seeded
+// hash. A new session's record, under the ID just drawn for it, is
+// inserted without looking that ID up first: two IDs of 128 random bits do
+// not collide. The stored value is the *Record itself (MemoryDatabase is a
+// SharedDatabase): a Session mutates it in place under the Record's own
+// lock, so nothing is copied or saved back.
 //
 // Expiry is checked on every load (an expired record is removed then) and a
 // sweeper goroutine removes the ones nobody asks for again, one shard at a
@@ -96,6 +103,7 @@ func WithMemoryClock(now func() time.Time) MemoryOption {
 type MemoryDatabase struct {
 	shards   []memShard
 	mask     uint64
+	shift    uint // 64 - log2(len(shards)): the top bits of an ID's mix
 	seed     maphash.Seed
 	perShard int // 0 = no cap
 	now      func() time.Time
@@ -141,17 +149,19 @@ func newMemoryDatabase(tick <-chan time.Time, opts ...MemoryOption) *MemoryDatab
 			o(&cfg)
 		}
 	}
-	n := 1
+	n, shift := 1, uint(64)
 	want := cfg.shards
 	if want == 0 {
 		want = DefaultShards
 	}
 	for n < want {
 		n <<= 1
+		shift--
 	}
 	db := &MemoryDatabase{
 		shards: make([]memShard, n),
 		mask:   uint64(n - 1),
+		shift:  shift,
 		seed:   maphash.MakeSeed(),
 		now:    cfg.now,
 		stop:   make(chan struct{}),
@@ -184,8 +194,17 @@ func newMemoryDatabase(tick <-chan time.Time, opts ...MemoryOption) *MemoryDatab
 	return db
 }
 
+// shard returns the shard of id: for an ID of NewID's length, the top bits
+// of its first eight characters times an odd constant (Fibonacci hashing;
+// the characters carry 48 random bits); for any other string, its seeded
+// hash.
 func (db *MemoryDatabase) shard(id string) *memShard {
-	return &db.shards[maphash.String(db.seed, id)&db.mask]
+	if len(id) != IDLength {
+		return &db.shards[maphash.String(db.seed, id)&db.mask]
+	}
+	x := uint64(id[0]) | uint64(id[1])<<8 | uint64(id[2])<<16 | uint64(id[3])<<24 |
+		uint64(id[4])<<32 | uint64(id[5])<<40 | uint64(id[6])<<48 | uint64(id[7])<<56
+	return &db.shards[(x*0x9e3779b97f4a7c15)>>db.shift]
 }
 
 // inProbation reports whether rec is in the probation segment of s, where
@@ -304,6 +323,26 @@ func (db *MemoryDatabase) Save(_ context.Context, id string, rec *Record) error 
 	}
 	s.mu.Unlock()
 	return nil
+}
+
+// insertNew stores rec, the record of a new session, under id, which NewID
+// drew for it: nothing can be stored under id yet, so unlike Save it does
+// not look id up first. Only the first call for rec inserts it (concurrent
+// first writes of one session), and a record destroyed in the meantime is
+// not inserted.
+func (db *MemoryDatabase) insertNew(id string, rec *Record) {
+	if !rec.markStored() {
+		return
+	}
+	s := db.shard(id)
+	s.mu.Lock()
+	if !rec.destroyed() {
+		if db.perShard > 0 && len(s.m) >= db.perShard {
+			db.evict(s)
+		}
+		db.insert(s, id, rec, false)
+	}
+	s.mu.Unlock()
 }
 
 // insert stores rec under id, in probation unless protected. The caller

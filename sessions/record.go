@@ -45,29 +45,80 @@ type entry struct {
 // implementations receive Records from the Manager and return them from
 // Load; a remote Database converts them with Snapshot and NewRecord.
 type Record struct {
-	mu       sync.Mutex
-	entries  []entry
-	index    map[string]int // non-flash key -> position in entries; nil below indexThreshold
-	lifetime atomic.Int64   // per-session lifetime (ns) set by UpdateExpiration; 0 = the Manager's
-	expires  atomic.Int64   // expiry, Unix nanoseconds
-	flags    atomic.Uint32
-	dirty    bool // changed since the last save (for remote databases); guarded by mu
+	mu      sync.Mutex
+	entries []entry
+	expires atomic.Int64 // expiry, Unix nanoseconds
+	flags   atomic.Uint32
+	dirty   bool // changed since the last save (for remote databases); guarded by mu
 
-	// handle is the Session shared by the requests of a SharedDatabase
-	// record (see Manager.sharedHandle), made when the session first comes
-	// back, so a returning request allocates no Session.
-	handle atomic.Pointer[Session]
+	// extra holds what only some records need, made at the first need:
+	// the Session handle of a session that came back, a lifetime of its
+	// own, the index of a large record. A session that never comes back
+	// (a crawler, a flood) carries a nil pointer instead of three words.
+	extra atomic.Pointer[recordExtra]
 
 	// first holds the first value, where entries starts: most sessions
 	// hold one or two values, and a record that carries its first one
 	// inline is one object less to allocate and for the garbage collector
 	// to mark per stored session.
 	first [1]entry
-	// The field order keeps the struct at 112 bytes, a size class; a bool
+	// The field order keeps the struct at 96 bytes, a size class; a bool
 	// between the int64s would cost another class. The lock
 	// is a Mutex, not an RWMutex: one user's requests rarely read the same
 	// session at once, and 16 bytes less per stored session is a size
 	// class less of live heap for the garbage collector to mark.
+}
+
+// recordExtra is the part of a Record that few records need.
+type recordExtra struct {
+	// handle is the Session shared by the requests of a SharedDatabase
+	// record (see Manager.sharedHandle), made when the session first comes
+	// back, so a returning request allocates no Session.
+	handle atomic.Pointer[Session]
+	// lifetime is the session's own lifetime (ns), set by
+	// UpdateExpiration; 0 = the Manager's.
+	lifetime atomic.Int64
+	// index maps a non-flash key to its position in entries; nil below
+	// indexThreshold. Guarded by Record.mu.
+	index map[string]int
+}
+
+// more returns r's extra part, making it at the first call.
+func (r *Record) more() *recordExtra {
+	if x := r.extra.Load(); x != nil {
+		return x
+	}
+	x := new(recordExtra)
+	if r.extra.CompareAndSwap(nil, x) {
+		return x
+	}
+	return r.extra.Load()
+}
+
+// ownLifetime returns the session's own lifetime, 0 when it has none.
+func (r *Record) ownLifetime() time.Duration {
+	if x := r.extra.Load(); x != nil {
+		return time.Duration(x.lifetime.Load())
+	}
+	return 0
+}
+
+// setLifetime gives the session its own lifetime; 0 returns it to the
+// Manager's.
+func (r *Record) setLifetime(d time.Duration) {
+	if d == 0 && r.extra.Load() == nil {
+		return
+	}
+	r.more().lifetime.Store(int64(d))
+}
+
+// keyIndex returns the index of a large record, else nil. The caller
+// holds r.mu.
+func (r *Record) keyIndex() map[string]int {
+	if x := r.extra.Load(); x != nil {
+		return x.index
+	}
+	return nil
 }
 
 // Entry is one value of a Snapshot.
@@ -91,7 +142,7 @@ type Snapshot struct {
 // over earlier ones with the same key.
 func NewRecord(s Snapshot) *Record {
 	r := &Record{}
-	r.lifetime.Store(int64(s.Lifetime))
+	r.setLifetime(s.Lifetime)
 	r.expires.Store(s.ExpiresAt.UnixNano())
 	if n := len(s.Values) + len(s.Flashes); n > len(r.first) {
 		r.entries = make([]entry, 0, n)
@@ -107,11 +158,13 @@ func NewRecord(s Snapshot) *Record {
 	return r
 }
 
-// newRecord returns an empty record that expires at exp.
-func newRecord(exp time.Time) *Record {
+// newRecord returns an empty record that expires at exp, in Unix
+// nanoseconds (an addition of integers, where time.Time.Add would spend
+// some 70 instructions on its monotonic reading).
+func newRecord(exp int64) *Record {
 	r := &Record{}
 	r.entries = r.first[:0]
-	r.expires.Store(exp.UnixNano())
+	r.expires.Store(exp)
 	return r
 }
 
@@ -119,7 +172,7 @@ func newRecord(exp time.Time) *Record {
 func (r *Record) Snapshot() Snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s := Snapshot{ExpiresAt: r.ExpiresAt(), Lifetime: time.Duration(r.lifetime.Load())}
+	s := Snapshot{ExpiresAt: r.ExpiresAt(), Lifetime: r.ownLifetime()}
 	for _, e := range r.entries {
 		if e.flash {
 			s.Flashes = append(s.Flashes, Entry{Key: e.key, Value: e.value})
@@ -184,8 +237,8 @@ func (r *Record) markStored() bool {
 // find returns the position of key in the flash or value key space, or -1.
 // The caller holds r.mu.
 func (r *Record) find(key string, flash bool) int {
-	if !flash && r.index != nil {
-		if i, ok := r.index[key]; ok {
+	if index := r.keyIndex(); !flash && index != nil {
+		if i, ok := index[key]; ok {
 			return i
 		}
 		return -1
@@ -212,13 +265,19 @@ func (r *Record) set(key string, value any, flash bool) {
 		r.entries[i].value = value
 		return
 	}
+	r.add(key, value, flash)
+}
+
+// add appends key, which the record does not hold, with its value. The
+// caller holds r.mu for writing.
+func (r *Record) add(key string, value any, flash bool) {
 	r.entries = append(r.entries, entry{key: key, value: value, flash: flash})
 	if flash {
 		return
 	}
-	if r.index != nil {
-		r.index[key] = len(r.entries) - 1
-	} else if r.countValues() > indexThreshold {
+	if index := r.keyIndex(); index != nil {
+		index[key] = len(r.entries) - 1
+	} else if len(r.entries) > indexThreshold && r.countValues() > indexThreshold {
 		r.rebuildIndex()
 	}
 }
@@ -234,7 +293,7 @@ func (r *Record) remove(key string, flash bool) (any, bool) {
 	copy(r.entries[i:], r.entries[i+1:])
 	r.entries[len(r.entries)-1] = entry{} // drop the reference for the GC
 	r.entries = r.entries[:len(r.entries)-1]
-	if r.index != nil {
+	if r.keyIndex() != nil {
 		r.rebuildIndex()
 	}
 	return v, true
@@ -244,7 +303,9 @@ func (r *Record) remove(key string, flash bool) (any, bool) {
 func (r *Record) clear() {
 	clear(r.entries)
 	r.entries = r.entries[:0]
-	r.index = nil
+	if x := r.extra.Load(); x != nil {
+		x.index = nil
+	}
 }
 
 func (r *Record) countValues() int {
@@ -261,17 +322,20 @@ func (r *Record) countValues() int {
 // when the record shrank below the threshold.
 func (r *Record) rebuildIndex() {
 	if r.countValues() <= indexThreshold {
-		r.index = nil
+		if x := r.extra.Load(); x != nil {
+			x.index = nil
+		}
 		return
 	}
-	if r.index == nil {
-		r.index = make(map[string]int, len(r.entries))
+	x := r.more()
+	if x.index == nil {
+		x.index = make(map[string]int, len(r.entries))
 	} else {
-		clear(r.index)
+		clear(x.index)
 	}
 	for i, e := range r.entries {
 		if !e.flash {
-			r.index[e.key] = i
+			x.index[e.key] = i
 		}
 	}
 }

@@ -24,15 +24,15 @@ type Session struct {
 	m          *Manager
 	rec        *Record
 	id         string              // guarded by rec.mu; "" until a new session needs one
-	ctx        context.Context     // the request's, for a copying Database; nil for shared handles
+	req        *http.Request       // its context for a copying Database's writes, TLS for a new cookie; nil for shared handles
 	w          http.ResponseWriter // a new session's response, for its cookie
 	isNew      bool
 	mode       saveMode
-	tls        bool // the request came over TLS: a new session's cookie is Secure
 	touch      bool // expiry moved: a non-shared Database needs Touch; guarded by rec.mu
 	cookieSent bool // a new session's cookie is in the response; guarded by rec.mu
-	// The struct is 72 bytes, in the 80-byte size class: a new session
-	// allocates it once, a returning one not at all.
+	// The struct is 60 bytes, in the 64-byte size class (the request
+	// rather than its context and a TLS flag saves a size class): a new
+	// session allocates it once, a returning one not at all.
 }
 
 // ID returns the session ID. A new session draws its ID when it is first
@@ -123,10 +123,15 @@ func (s *Session) GetBool(key string, def bool) bool {
 // costs a remote store no write.
 func (s *Session) Set(key string, value any) {
 	s.change(func(r *Record) bool {
-		if old, ok := r.get(key, false); ok && sameScalar(old, value) {
+		i := r.find(key, false)
+		if i < 0 {
+			r.add(key, value, false)
+			return true
+		}
+		if sameScalar(r.entries[i].value, value) {
 			return false
 		}
-		r.set(key, value, false)
+		r.entries[i].value = value
 		return true
 	})
 }
@@ -270,13 +275,16 @@ func (s *Session) write(fn func(*Record) bool) error {
 		if maxAge > 0 {
 			now = s.m.now() // only a persistent cookie carries a date
 		}
-		s.m.setCookie(s.w, s.tls, value, maxAge, now)
+		s.m.setCookie(s.w, s.req != nil && s.req.TLS != nil, value, maxAge, now)
 	}
 	if s.m.shared != nil {
 		// The stored Record is this one: only a new session needs
-		// inserting, once. Shared stores ignore the context.
+		// inserting, once, under the ID NewID drew for it. Shared stores
+		// ignore the context.
 		if r.flags.Load()&flagStored == 0 {
-			if err := s.m.db.Save(context.Background(), id, r); err != nil {
+			if s.m.mem != nil {
+				s.m.mem.insertNew(id, r)
+			} else if err := s.m.db.Save(context.Background(), id, r); err != nil {
 				return &StoreError{Op: "save", Err: err}
 			}
 		}
@@ -342,8 +350,8 @@ func (s *Session) Save() error {
 // cancellation, so a change the handler made is not lost because the
 // client hung up before the save.
 func (s *Session) writeContext() context.Context {
-	if s.ctx == nil {
+	if s.req == nil {
 		return context.Background()
 	}
-	return context.WithoutCancel(s.ctx)
+	return context.WithoutCancel(s.req.Context())
 }
