@@ -205,13 +205,11 @@ func CORS(opts ...CORSOption) (core.Handler, error) {
 		credentials: cfg.credentials,
 	}
 	for _, o := range cfg.origins {
-		switch {
-		case o == "*":
+		if o == "*" {
 			m.anyOrigin = true
-		case strings.Contains(o, "*"):
-			i := strings.Index(o, "*")
-			m.wildcards = append(m.wildcards, wildcardOrigin{o[:i], o[i+1:]})
-		default:
+		} else if prefix, suffix, ok := strings.Cut(o, "*"); ok {
+			m.wildcards = append(m.wildcards, wildcardOrigin{prefix, suffix})
+		} else {
 			m.exact[o] = []string{o}
 		}
 	}
