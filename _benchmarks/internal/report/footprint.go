@@ -256,7 +256,7 @@ func footprintRow(a *App) [][]string {
 		fmt.Sprintf("%s (%s–%s)", formatMillis(cs.FirstResponse.Median), formatMillis(cs.FirstResponse.Min), formatMillis(cs.FirstResponse.Max)),
 		formatMillis(cs.Ready.Median),
 		formatBytes(f.Deploy.Bytes) + " (" + f.Deploy.What + ")",
-		"none", formatBytes(medianBytes(f.RSSAfterStartBytes)), "–", "–", "–"}
+		"none", formatBytes(MedianBytes(f.RSSAfterStartBytes)), "–", "–", "–"}
 	if f.Deploy.Runtime != "" {
 		row[4] = f.Deploy.Runtime
 		if f.Deploy.RuntimeBytes > 0 {
@@ -303,7 +303,8 @@ func latencyRows(a *App) [][]string {
 	return rows
 }
 
-func medianBytes(xs []int64) int64 {
+// MedianBytes is the Median of byte counts, truncated to whole bytes.
+func MedianBytes(xs []int64) int64 {
 	fs := make([]float64, len(xs))
 	for i, x := range xs {
 		fs[i] = float64(x)

@@ -753,16 +753,8 @@ func (s *session) printFootprint(res *report.Results) {
 				f := a.Footprint
 				cs := f.ColdStart.FirstResponse
 				s.logf("     %-34s %7.1fms (%.1f-%.1f)  %10s  %s / %s", a.Name, cs.Median, cs.Min, cs.Max, mib(f.Deploy.Bytes),
-					mib(int64(report.Median(floats(f.RSSAfterStartBytes)))), mib(f.RSSAfterWarmupBytes))
+					mib(report.MedianBytes(f.RSSAfterStartBytes)), mib(f.RSSAfterWarmupBytes))
 			}
 		}
 	}
-}
-
-func floats(xs []int64) []float64 {
-	out := make([]float64, len(xs))
-	for i, x := range xs {
-		out[i] = float64(x)
-	}
-	return out
 }
