@@ -29,10 +29,10 @@ func (c *controller) handler(m reflect.Method, ft reflect.Type, ins []*input, wr
 
 	if c.singleton {
 		recv := c.value
+		hooks := recv.Interface() // the *C the direct caller and the hooks assert
 		var call func(ctx *core.Context)
 		if direct != nil {
-			p := recv.Interface() // the *C the direct caller asserts
-			call = func(ctx *core.Context) { direct(ctx, p) }
+			call = func(ctx *core.Context) { direct(ctx, hooks) }
 		} else {
 			mv := recv.Method(index)
 			call = func(ctx *core.Context) { callReflect(ctx, mv, ins, write) }
@@ -40,7 +40,6 @@ func (c *controller) handler(m reflect.Method, ft reflect.Type, ins []*input, wr
 		if !begin && !end {
 			return call
 		}
-		hooks := recv.Interface()
 		return func(ctx *core.Context) {
 			if begin {
 				hooks.(beginRequester).BeginRequest(ctx)
