@@ -260,11 +260,7 @@ func (app *Application) addRoute(rt *Route) error {
 		return app.recordError(rt.Method, rt.Pattern, err)
 	}
 	rt.params = patternParams(tokens)
-	for _, tk := range tokens {
-		if tk.param {
-			rt.maxParams++
-		}
-	}
+	rt.maxParams = len(rt.params)
 	root := app.tree(rt.Method, true)
 	if err := root.insert(tokens, rt); err != nil {
 		return app.recordError(rt.Method, rt.Pattern, err)
