@@ -8,7 +8,7 @@
 // the listeners of the ports it refused open, so the kernel cannot offer
 // them again. Another process can still take a port before our server binds
 // it; whoever starts the server retries on "address in use" (see
-// StartOnFreePort and StartRedisOnFreePort).
+// StartOnFreePort).
 package benchtest
 
 import (
@@ -77,9 +77,6 @@ func (a *Ports) Reserve(port int) {
 	}
 	a.handed[port] = true
 }
-
-// ReservePort records port as handed out by FreePort.
-func ReservePort(port int) { processPorts.Reserve(port) }
 
 // AddressInUse reports whether a process's output or error says its port
 // was taken, in the words of Go, Node.js, .NET and redis-server.

@@ -40,9 +40,6 @@ const RedisAddrEnv = "REDIS_ADDR"
 // message as the skip reason of the apps that need it.
 var ErrNoRedis = errors.New("redis-server not found")
 
-// redisStopGrace is how long redis-server gets to exit after SIGTERM.
-const redisStopGrace = StopGrace
-
 // LookRedis returns the path of redis-server, or ErrNoRedis.
 func LookRedis() (string, error) {
 	path, err := exec.LookPath(RedisBinary)

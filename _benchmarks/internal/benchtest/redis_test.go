@@ -91,7 +91,7 @@ func TestStartRedis(t *testing.T) {
 	start := time.Now()
 	r.Stop()
 	r.Stop() // a second Stop returns at once
-	if time.Since(start) > redisStopGrace {
+	if time.Since(start) > StopGrace {
 		t.Errorf("Stop took %v: SIGTERM was not enough", time.Since(start))
 	}
 	if !r.Exited() {
