@@ -26,11 +26,7 @@ func cookieValues(lines []string, name string, fn func(value string) bool) {
 	for _, line := range lines {
 		for len(line) > 0 {
 			var part string
-			if i := strings.IndexByte(line, ';'); i >= 0 {
-				part, line = line[:i], line[i+1:]
-			} else {
-				part, line = line, ""
-			}
+			part, line, _ = strings.Cut(line, ";")
 			part = strings.TrimSpace(part)
 			if len(part) <= len(name) || part[len(name)] != '=' || part[:len(name)] != name {
 				continue
