@@ -278,15 +278,11 @@ func acceptQ(values []string, name string) float64 {
 			item, v, _ = strings.Cut(v, ",")
 			token, params, _ := strings.Cut(item, ";")
 			token = strings.TrimSpace(token)
-			q := 1.0
-			if params != "" {
-				q = httpq.Q(params)
-			}
 			if strings.EqualFold(token, name) {
-				return q
+				return httpq.Q(params)
 			}
 			if token == "*" {
-				star = q
+				star = httpq.Q(params)
 			}
 		}
 	}
