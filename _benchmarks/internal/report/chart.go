@@ -41,14 +41,11 @@ func WriteChart(c *Comparison, path string) error {
 	measured := false
 	for i := range c.Apps {
 		a := &c.Apps[i]
-		switch {
-		case a.Summary != nil:
+		if a.Summary != nil {
 			measured = true
 			bars = append(bars, bar{name: Label(a.Name), spread: a.Summary.RequestsPerSec, base: a.Name == c.Baseline})
-		case a.Skipped != "":
-			bars = append(bars, bar{name: Label(a.Name), note: "skipped"})
-		case a.Failed != "":
-			bars = append(bars, bar{name: Label(a.Name), note: "failed"})
+		} else if b, ok := noteBar(a); ok {
+			bars = append(bars, b)
 		}
 	}
 	if !measured {
@@ -90,6 +87,19 @@ type bar struct {
 	spread Spread
 	base   bool
 	note   string
+}
+
+// noteBar is the bar of an app that was not measured: its place kept, with
+// "skipped" or "failed" where the bar would be; ok is false for an app that
+// was neither.
+func noteBar(a *App) (b bar, ok bool) {
+	switch {
+	case a.Skipped != "":
+		return bar{name: Label(a.Name), note: "skipped"}, true
+	case a.Failed != "":
+		return bar{name: Label(a.Name), note: "failed"}, true
+	}
+	return bar{}, false
 }
 
 // wholeTicks labels the value axis with whole numbers only (requests per

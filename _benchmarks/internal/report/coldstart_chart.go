@@ -27,19 +27,18 @@ func WriteColdStartChart(c *Comparison, path string) error {
 	lo, hi := math.Inf(1), 0.0
 	for i := range c.Apps {
 		a := &c.Apps[i]
-		switch {
-		case a.FootprintMeasured():
-			s := a.Footprint.ColdStart.FirstResponse
-			if s.Min <= 0 {
-				return fmt.Errorf("report: %s: cold start %v ms is not positive", a.Name, s.Min)
+		if !a.FootprintMeasured() {
+			if b, ok := noteBar(a); ok {
+				bars = append(bars, b)
 			}
-			lo, hi = math.Min(lo, s.Min), math.Max(hi, s.Max)
-			bars = append(bars, bar{name: Label(a.Name), spread: s, base: a.Name == c.Baseline})
-		case a.Skipped != "":
-			bars = append(bars, bar{name: Label(a.Name), note: "skipped"})
-		case a.Failed != "":
-			bars = append(bars, bar{name: Label(a.Name), note: "failed"})
+			continue
 		}
+		s := a.Footprint.ColdStart.FirstResponse
+		if s.Min <= 0 {
+			return fmt.Errorf("report: %s: cold start %v ms is not positive", a.Name, s.Min)
+		}
+		lo, hi = math.Min(lo, s.Min), math.Max(hi, s.Max)
+		bars = append(bars, bar{name: Label(a.Name), spread: s, base: a.Name == c.Baseline})
 	}
 	if hi == 0 {
 		return ErrNoData
