@@ -132,8 +132,12 @@ func (s *EventStream) Send(event, id, data string) error {
 
 // Comment writes a comment line (a keep-alive for proxies) and flushes it.
 func (s *EventStream) Comment(text string) error {
-	return s.write(": " + strings.NewReplacer("\r", " ", "\n", " ").Replace(text) + "\n\n")
+	return s.write(": " + lineBreaks.Replace(text) + "\n\n")
 }
+
+// lineBreaks turns the line breaks of a comment into spaces; built once, a
+// strings.Replacer being safe for concurrent use.
+var lineBreaks = strings.NewReplacer("\r", " ", "\n", " ")
 
 // Retry tells the client how long to wait before reconnecting.
 func (s *EventStream) Retry(d time.Duration) error {
