@@ -1,14 +1,10 @@
 package main
 
 import (
-	"context"
-	"net"
-	"net/http"
 	"testing"
-	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
-	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/_benchmarks/internal/serverlimits"
 )
 
 // TestApp builds this app, starts it on a free port and checks it against
@@ -16,33 +12,5 @@ import (
 func TestApp(t *testing.T) { benchtest.CheckGoApp(t, "nethttp") }
 
 // TestServerMatchesVireo compares the limits of this app's server with
-// those Vireo's Serve gives its own, read from the http.Server that Serve
-// hands to its configure funcs, so that a default added to Vireo shows up
-// here.
-func TestServerMatchesVireo(t *testing.T) {
-	type limits struct {
-		readHeader, read, write, idle time.Duration
-		maxHeaderBytes                int
-	}
-	of := func(s *http.Server) limits {
-		return limits{s.ReadHeaderTimeout, s.ReadTimeout, s.WriteTimeout, s.IdleTimeout, s.MaxHeaderBytes}
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	app := core.New(core.WithStartupOutput(nil))
-	vireo := make(chan limits, 1)
-	served := make(chan error, 1)
-	go func() { served <- app.Serve(ln, func(s *http.Server) { vireo <- of(s) }) }()
-	want := <-vireo
-	if err := app.Shutdown(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-served; err != nil {
-		t.Fatal(err)
-	}
-	if got := of(newServer(nil)); got != want {
-		t.Errorf("server limits %+v, Vireo's %+v", got, want)
-	}
-}
+// those Vireo's Serve gives its own (see serverlimits.CheckMatchesVireo).
+func TestServerMatchesVireo(t *testing.T) { serverlimits.CheckMatchesVireo(t, newServer) }
