@@ -14,6 +14,7 @@ package core
 
 import (
 	"net"
+	"net/http"
 	"strings"
 )
 
@@ -73,14 +74,7 @@ func forwardedFor(values []string) []string {
 	var hops []string
 	for _, v := range values {
 		for _, elem := range strings.Split(v, ",") {
-			addr := ""
-			for _, pair := range strings.Split(elem, ";") {
-				k, val, ok := strings.Cut(strings.TrimSpace(pair), "=")
-				if ok && strings.EqualFold(k, "for") {
-					addr = strings.Trim(val, `"`)
-					break
-				}
-			}
+			addr := elemParam(elem, "for")
 			if strings.HasPrefix(addr, "[") { // "[2001:db8::1]:4711"
 				if end := strings.IndexByte(addr, ']'); end > 0 {
 					addr = addr[1:end]
@@ -98,11 +92,15 @@ func (c *Context) fromTrustedProxy() bool {
 	if len(c.app.trustedProxies) == 0 {
 		return false
 	}
-	peer := c.request.RemoteAddr
-	if host, _, err := net.SplitHostPort(peer); err == nil {
-		peer = host
+	return c.app.trusted(peerIP(c.request))
+}
+
+// peerIP returns the address of the connection's peer, without its port.
+func peerIP(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
 	}
-	return c.app.trusted(peer)
+	return r.RemoteAddr
 }
 
 // forwardedParam returns param of the last element of Forwarded values.
@@ -114,7 +112,12 @@ func forwardedParam(values []string, param string) string {
 	if i := strings.LastIndexByte(last, ','); i >= 0 {
 		last = last[i+1:]
 	}
-	for _, pair := range strings.Split(last, ";") {
+	return elemParam(last, param)
+}
+
+// elemParam returns param of one Forwarded element, without quotes, or "".
+func elemParam(elem, param string) string {
+	for _, pair := range strings.Split(elem, ";") {
 		k, v, ok := strings.Cut(strings.TrimSpace(pair), "=")
 		if ok && strings.EqualFold(k, param) {
 			return strings.Trim(v, `"`)

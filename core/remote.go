@@ -9,7 +9,6 @@
 package core
 
 import (
-	"net"
 	"net/netip"
 	"strings"
 )
@@ -18,10 +17,7 @@ import (
 // address from the trusted proxy header set with WithTrustedProxies.
 func (c *Context) RemoteAddr() string {
 	c.check()
-	peer := c.request.RemoteAddr
-	if host, _, err := net.SplitHostPort(peer); err == nil {
-		peer = host
-	}
+	peer := peerIP(c.request)
 	app := c.app
 	if app.proxyHeader == "" || !app.trusted(peer) {
 		return peer
