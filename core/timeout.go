@@ -55,7 +55,7 @@ var defaultTimeoutResponse = TimeoutResponse{
 func WithRequestTimeout(d time.Duration) Option {
 	return func(app *Application) {
 		if d <= 0 {
-			app.errs = append(app.errs, &RegistrationError{Err: fmt.Errorf("WithRequestTimeout: duration %v is not positive", d)})
+			app.recordError("", "", fmt.Errorf("WithRequestTimeout: duration %v is not positive", d))
 			return
 		}
 		app.routerMiddleware = append(app.routerMiddleware, func(c *Context) { c.NextWithTimeout(d, nil) })
