@@ -3,7 +3,7 @@
 // MVC controllers.
 //
 //	app := vireo.New()
-//	app.Get("/hello/{name}", func(ctx *vireo.Context) {
+//	app.Get("/hello/{name}", func(ctx vireo.Context) {
 //		ctx.Text("Hello, " + ctx.Param("name"))
 //	})
 //	app.Listen("127.0.0.1:8080")
@@ -40,12 +40,12 @@ type (
 	Router = core.Router
 	// Route is a registered route. See core.Route.
 	Route = core.Route
-	// Context is the state of one request, reused after its handler
-	// returns. See core.Context for its methods.
+	// Context is a handler's handle to its request, passed by value and
+	// valid until the handler chain returns. See core.Context.
 	Context = core.Context
 	// Handler is a handler or middleware; middleware calls ctx.Next.
 	Handler = core.Handler
-	// Params are the route parameters of a request, in pattern order.
+	// Params reads the route parameters of a request, in pattern order.
 	Params = core.Params
 	// Param is one route parameter.
 	Param = core.Param

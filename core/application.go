@@ -189,7 +189,7 @@ func (app *Application) Build() error {
 			maxParams = max(maxParams, rt.maxParams)
 		}
 		if len(app.routerMiddleware) > 0 {
-			app.routerChain = append(append([]Handler(nil), app.routerMiddleware...), app.dispatch)
+			app.routerChain = append(append([]Handler(nil), app.routerMiddleware...), stateHandler(app.dispatch))
 		}
 		app.pool.New = func() any { return newContext(app, maxParams) }
 		app.buildErr = errors.Join(app.errs...)
@@ -213,20 +213,20 @@ func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "500 Internal Server Error: the application has registration errors", http.StatusInternalServerError)
 		return
 	}
-	c := app.pool.Get().(*Context)
+	c := app.pool.Get().(*state)
 	c.reset(w, r)
 	defer app.done(c)
 	if app.routerChain != nil {
 		c.handlers = app.routerChain
-		c.Next()
+		c.next(c.handle())
 	} else {
-		app.dispatch(c)
+		app.dispatch(c, c.handle())
 	}
 }
 
 // done finishes the response, turns a panic into a 500 and returns c to the
 // pool. It runs deferred so that it also runs while panicking.
-func (app *Application) done(c *Context) {
+func (app *Application) done(c *state) {
 	if rec := recover(); rec != nil {
 		if rec == http.ErrAbortHandler {
 			c.release()
@@ -238,8 +238,7 @@ func (app *Application) done(c *Context) {
 			// Part of the response is out: a 500 cannot follow, and a
 			// well-formed end would pass the truncated body off as whole.
 			// Abort the connection as net/http does for ErrAbortHandler.
-			c.release()
-			app.pool.Put(c)
+			app.recycle(c)
 			panic(http.ErrAbortHandler)
 		}
 		c.writer.dropHooks() // nothing of a panicked handler is saved
@@ -262,12 +261,18 @@ func (app *Application) done(c *Context) {
 			c.writer.writeHeaderNow()
 		}
 	}
-	c.release()
-	app.pool.Put(c)
+	app.recycle(c)
+}
+
+// recycle releases c and puts it back into the pool when it may be reused.
+func (app *Application) recycle(c *state) {
+	if c.release() {
+		app.pool.Put(c)
+	}
 }
 
 // safeFireError runs the error handler, containing a panic inside it.
-func (app *Application) safeFireError(c *Context) {
+func (app *Application) safeFireError(c *state) {
 	defer func() {
 		if rec := recover(); rec != nil {
 			app.logger.Error("vireo: panic in error handler", "panic", rec, "stack", string(debug.Stack()))
@@ -282,15 +287,15 @@ func (app *Application) safeFireError(c *Context) {
 
 // setPathValues makes the route parameters visible to r.PathValue; Build
 // puts it first in every chain with parameters when WithPathValues is set.
-func setPathValues(c *Context) {
+var setPathValues = stateHandler(func(c *state, ctx Context) {
 	for _, prm := range c.params {
 		c.request.SetPathValue(prm.Key, prm.Value)
 	}
-	c.Next()
-}
+	c.next(ctx)
+})
 
 // dispatch routes the request and runs the matched route's chain.
-func (app *Application) dispatch(c *Context) {
+func (app *Application) dispatch(c *state, ctx Context) {
 	r := c.request
 	p, raw := matchPath(r.URL)
 	var rt *Route
@@ -332,13 +337,13 @@ func (app *Application) dispatch(c *Context) {
 	}
 	c.route = rt
 	c.handlers, c.index = rt.chain, -1
-	c.Next()
+	c.next(ctx)
 }
 
 // unmatched answers a request no route matched: trailing-slash handling,
 // OPTIONS, 405 or 404. It returns a route to serve instead, when the
 // trailing-slash policy is Ignore and the other form matches.
-func (app *Application) unmatched(c *Context, p string) *Route {
+func (app *Application) unmatched(c *state, p string) *Route {
 	r := c.request
 	if app.trailingSlash != StrictSlash && p != "/" {
 		alt := p + "/"
@@ -377,7 +382,7 @@ func (app *Application) unmatched(c *Context, p string) *Route {
 
 // allowed returns the Allow header value for p: the methods whose tree
 // matches it, with HEAD implied by GET and OPTIONS always allowed.
-func (app *Application) allowed(c *Context, p string) string {
+func (app *Application) allowed(c *state, p string) string {
 	var methods []string
 	for _, t := range app.trees {
 		c.params = c.params[:0]
@@ -401,7 +406,7 @@ func (app *Application) allowed(c *Context, p string) string {
 
 // redirect sends the client to target, an escaped path, keeping the query:
 // 301 for GET and HEAD, 308 otherwise so the method and body are kept.
-func (app *Application) redirect(c *Context, target string) {
+func (app *Application) redirect(c *state, target string) {
 	code := http.StatusPermanentRedirect
 	if c.request.Method == http.MethodGet || c.request.Method == http.MethodHead {
 		code = http.StatusMovedPermanently
@@ -417,5 +422,5 @@ func (app *Application) redirect(c *Context, target string) {
 // redirectTo returns a handler redirecting GET requests to target.
 func redirectTo(target string) Handler {
 	target = escapePath(target)
-	return func(c *Context) { c.app.redirect(c, target) }
+	return stateHandler(func(c *state, _ Context) { c.app.redirect(c, target) })
 }

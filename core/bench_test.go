@@ -32,19 +32,19 @@ func benchRequest(b *testing.B, app http.Handler, method, path string) {
 
 func BenchmarkStatic(b *testing.B) {
 	app := New()
-	app.Get("/api/values", func(c *Context) { c.WriteString("value") })
+	app.Get("/api/values", func(c Context) { c.WriteString("value") })
 	benchRequest(b, app, "GET", "/api/values")
 }
 
 func BenchmarkParam1(b *testing.B) {
 	app := New()
-	app.Get("/api/values/{id}", func(c *Context) { c.WriteString(c.Param("id")) })
+	app.Get("/api/values/{id}", func(c Context) { c.WriteString(c.Param("id")) })
 	benchRequest(b, app, "GET", "/api/values/5")
 }
 
 func BenchmarkParam1Typed(b *testing.B) {
 	app := New()
-	app.Get("/api/values/{id:int}", func(c *Context) {
+	app.Get("/api/values/{id:int}", func(c Context) {
 		if _, err := c.Params().Int("id"); err == nil {
 			c.WriteString("value")
 		}
@@ -54,7 +54,7 @@ func BenchmarkParam1Typed(b *testing.B) {
 
 func BenchmarkParam3(b *testing.B) {
 	app := New()
-	app.Get("/repos/{owner}/{repo}/issues/{number:int}", func(c *Context) {
+	app.Get("/repos/{owner}/{repo}/issues/{number:int}", func(c Context) {
 		c.WriteString(c.Param("owner"))
 		c.WriteString(c.Param("repo"))
 		c.WriteString(c.Param("number"))
@@ -64,15 +64,15 @@ func BenchmarkParam3(b *testing.B) {
 
 func BenchmarkMiddleware3(b *testing.B) {
 	app := New()
-	next := func(c *Context) { c.Next() }
+	next := func(c Context) { c.Next() }
 	app.Use(next, next)
-	app.Party("/api", next).Get("/values/{id}", func(c *Context) { c.WriteString("value") })
+	app.Party("/api", next).Get("/values/{id}", func(c Context) { c.WriteString("value") })
 	benchRequest(b, app, "GET", "/api/values/5")
 }
 
 func BenchmarkNotFound(b *testing.B) {
 	app := New()
-	app.Get("/api/values/{id}", func(c *Context) { c.WriteString("value") })
+	app.Get("/api/values/{id}", func(c Context) { c.WriteString("value") })
 	benchRequest(b, app, "GET", "/nothing/here")
 }
 
@@ -110,9 +110,9 @@ func githubApp(tb testing.TB) (*Application, []*http.Request) {
 	methods, patterns, paths := githubRoutes(tb)
 	app := New()
 	for i := range patterns {
-		app.Handle(methods[i], patterns[i], func(c *Context) {
-			for _, p := range c.Params() {
-				c.WriteString(p.Value)
+		app.Handle(methods[i], patterns[i], func(c Context) {
+			for _, v := range c.Params().All() {
+				c.WriteString(v)
 			}
 		})
 	}
@@ -133,7 +133,7 @@ func TestGithubAPI(t *testing.T) {
 		t.Fatalf("%d routes, want 203", len(reqs))
 	}
 	for i, r := range reqs {
-		c := app.pool.Get().(*Context)
+		c := app.pool.Get().(*state)
 		c.reset(&nopWriter{h: http.Header{}}, r)
 		rt := app.tree(r.Method, false).lookup(r.URL.Path, &c.params)
 		if rt == nil || rt != app.routes[i] {

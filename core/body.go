@@ -31,7 +31,7 @@ import (
 	"sync"
 )
 
-func (c *Context) limitBody() {
+func (c *state) limitBody() {
 	if !c.bodyLimited && c.request.Body != nil && c.app.bodyLimit > 0 {
 		c.request.Body = http.MaxBytesReader(c.out, c.request.Body, c.app.bodyLimit)
 		c.bodyLimited = true
@@ -47,14 +47,12 @@ func bodyError(err error, what string) *HTTPError {
 	return &HTTPError{Code: http.StatusBadRequest, Message: what + ": " + err.Error(), Err: err}
 }
 
-// ReadBody reads the whole request body, up to the body limit.
-func (c *Context) ReadBody() ([]byte, error) {
-	c.check()
+func (c *state) ReadBody() ([]byte, error) {
 	return c.readAll("reading body")
 }
 
 // readAll reads the body into one buffer; see the file comment.
-func (c *Context) readAll(what string) ([]byte, error) {
+func (c *state) readAll(what string) ([]byte, error) {
 	r := c.request
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
@@ -87,14 +85,7 @@ func isJSON(contentType string) bool {
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
 }
 
-// ReadJSON decodes the JSON request body into v, then validates it (see
-// WithValidator). The request must say it is JSON (Content-Type
-// application/json or a +json type), else 415: a cross-site HTML form can
-// post text/plain but not JSON. Unknown fields are ignored; an empty body,
-// malformed JSON, a type mismatch or trailing data give a 400 naming the
-// problem, an oversized body a 413.
-func (c *Context) ReadJSON(v any) error {
-	c.check()
+func (c *state) ReadJSON(v any) error {
 	if ct := c.request.Header.Get("Content-Type"); !isJSON(ct) {
 		return NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("request body must be JSON (Content-Type: application/json), got %q", ct))
 	}
@@ -135,13 +126,7 @@ func jsonError(err error) *HTTPError {
 	return &HTTPError{Code: http.StatusBadRequest, Message: "malformed JSON: " + err.Error(), Err: err}
 }
 
-// ReadForm parses the form body (urlencoded or multipart) and the query
-// into the struct pointed to by v, then validates it (see WithValidator).
-// Fields are matched by their `form` tag,
-// else by name, case-insensitively; a tag of "-" skips the field. Supported
-// field types: string, bool, ints, uints, floats and slices of those.
-func (c *Context) ReadForm(v any) error {
-	c.check()
+func (c *state) ReadForm(v any) error {
 	c.limitBody()
 	r := c.request
 	var err error

@@ -32,7 +32,7 @@ func documentBody(size int) string {
 // request with body.
 func readJSONAllocs(t testing.TB, body string) uint64 {
 	app := quietApp(WithBodyLimit(int64(len(body))))
-	app.Post("/doc", func(c *Context) {
+	app.Post("/doc", func(c Context) {
 		var d document
 		if err := c.ReadJSON(&d); err != nil {
 			c.StopWithError(err)
@@ -83,7 +83,7 @@ func BenchmarkReadJSON(b *testing.B) {
 // would kill the process).
 func TestAnnouncedLengthWithoutLimit(t *testing.T) {
 	app := quietApp(WithBodyLimit(0))
-	app.Post("/raw", func(c *Context) {
+	app.Post("/raw", func(c Context) {
 		b, err := c.ReadBody()
 		if err != nil {
 			c.StopWithError(err)

@@ -1,23 +1,17 @@
-// The request Context.
+// The request state behind a Context.
 //
-// A Context carries one request through its handler chain. Contexts are
-// pooled: the Application takes one from a sync.Pool, resets every field
-// that belongs to a request, runs the chain and puts it back. That is why a
-// Context must not be used after its handler returns: the same object may
-// already be serving another request. The rule is enforced where it is
-// cheap: a released Context panics with ErrContextReleased on access and its
-// writes fail with it, the flag being atomic so that a stale handle on
-// another goroutine reads it without a data race; Clone gives a detached
-// copy for goroutines. A Context handed to code the router does not control
-// and that may outlive the request (the chain run by a FromStd middleware
-// that returned while its next was still running, as http.TimeoutHandler
-// does) is never put back into the pool, so a stale handle there can never
-// reach another request.
+// A state carries one request through its handler chain. States are
+// pooled: the Application takes one from a sync.Pool, sets what the request
+// brings (reset), runs the chain and, once the response is finished, clears
+// every field that belongs to the request and puts it back (release).
+// Handlers never see a *state: they get a Context, a handle that pairs the
+// state with the generation it was made for (see handle.go), so a handle
+// kept past its request fails instead of reaching the next one.
 //
-// Context deliberately does not implement context.Context: a pooled object
-// that doubles as a cancellation context escapes into goroutines and
-// libraries by design, which is exactly the leak to avoid. Use
-// Request().Context() for deadlines and cancellation.
+// A state does not implement context.Context: a pooled object that doubles
+// as a cancellation context escapes into goroutines and libraries by
+// design, which is exactly the leak to avoid. Request().Context() carries
+// deadlines and cancellation.
 
 package core
 
@@ -25,24 +19,25 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"sync/atomic"
+	"time"
 )
 
 // Handler is the function type of handlers and middleware. Middleware calls
 // ctx.Next to run the rest of the chain; a handler that does not call Next
 // ends the chain there.
-type Handler func(ctx *Context)
+type Handler func(ctx Context)
 
-// Context is the state of one request. See the package documentation for
-// the rule on using it after the handler returns.
-type Context struct {
+// state is the request data a Context is a handle to.
+type state struct {
 	app     *Application
 	writer  responseWriter
 	out     http.ResponseWriter // &writer, or a net/http middleware's wrapper around it
 	request *http.Request
-	params  Params
-	values  Values
+	params  paramList
+	values  valueList
 
 	handlers []Handler
 	index    int
@@ -54,35 +49,60 @@ type Context struct {
 	bodyLimited bool
 	viewLayout  string
 	viewData    map[string]any
-	live        atomic.Bool // between reset and release; read by stale handles
 	errorFired  bool
+
+	// Handles. gen is the generation of the live handles: release adds
+	// one, so every handle made before fails. pins counts handle calls in
+	// progress; release waits for them (see handle.go).
+	gen  atomic.Uint64
+	pins atomic.Int32
+
+	// Storage handed out through a handle, which a caller may keep: it is
+	// dropped at release instead of being reused for the next request.
+	held           *heldWriter // ResponseWriter's writer, made once per request and writer
+	viewDataShared bool        // ViewData returned c.viewData
 }
 
-func newContext(app *Application, maxParams int) *Context {
-	c := &Context{app: app, params: make(Params, 0, maxParams)}
+func newContext(app *Application, maxParams int) *state {
+	c := &state{app: app, params: make(paramList, 0, maxParams)}
 	c.out = &c.writer
 	return c
 }
 
-// reset prepares a pooled Context for a request. A Context in the pool is
+// handle returns a live handle to c.
+func (c *state) handle() Context { return Context{s: c, gen: c.gen.Load()} }
+
+// reset prepares a pooled state for a request. A state in the pool is
 // already cleared (see release), so reset only sets what the request brings.
-func (c *Context) reset(w http.ResponseWriter, r *http.Request) {
+func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 	c.writer.reset(w)
 	c.writer.writeTimeout = c.app.writeTimeout
 	c.out = &c.writer
 	c.request = r
 	c.index = -1
-	c.live.Store(true)
 	if r.Body != nil && r.Body != http.NoBody {
 		c.limitBody() // WithBodyLimit bounds Request().Body too, not only the readers
 	}
 }
 
-// release clears every per-request field, so that nothing of this request
-// is visible to the next one and a pooled Context keeps no request data
-// alive, and marks the Context unusable until reset.
-func (c *Context) release() {
-	c.live.Store(false)
+// retire ends every handle to c: from now on their reads return zero
+// values and their writes ErrContextReleased. Handle calls already past
+// their check may still be running; the caller waits for them (release) or
+// never reuses c (a FromStd chain left running).
+func (c *state) retire() { c.gen.Add(1) }
+
+// release retires c's handles, waits for the handle calls in progress (a
+// goroutine that kept a handle and got past the check just before), then
+// clears every per-request field, so that nothing of this request is
+// visible to the next one and a pooled state keeps no request data alive.
+// It reports whether c may go back to the pool: a call still in progress
+// after releaseWait (a kept handle blocked in a write to a slow client)
+// leaves c to that call and to the garbage collector.
+func (c *state) release() (reusable bool) {
+	c.retire()
+	if c.pins.Load() != 0 && !c.drain() {
+		return false
+	}
 	c.request = nil
 	c.writer.w = nil
 	if len(c.writer.hooks) > 0 || c.writer.refused != nil {
@@ -99,146 +119,112 @@ func (c *Context) release() {
 	c.query = nil
 	c.bodyLimited = false
 	c.viewLayout = ""
-	if len(c.viewData) > 0 {
+	if c.viewDataShared {
+		c.viewData = nil
+		c.viewDataShared = false
+	} else if len(c.viewData) > 0 {
 		clear(c.viewData)
 	}
+	c.held = nil
 	c.errorFired = false
+	return true
 }
 
-func (c *Context) check() {
-	if !c.live.Load() {
-		panic(ErrContextReleased)
+// releaseWait bounds how long release waits for the calls of kept handles.
+const releaseWait = time.Second
+
+// drain waits for the pins to drop to zero, at most releaseWait. Only a
+// goroutine that kept a handle can hold one here, in the middle of one call.
+func (c *state) drain() bool {
+	deadline := time.Now().Add(releaseWait)
+	for i := 0; c.pins.Load() != 0; i++ {
+		switch {
+		case i < 64:
+			runtime.Gosched()
+		case time.Now().After(deadline):
+			return false
+		default:
+			time.Sleep(50 * time.Microsecond)
+		}
 	}
+	return true
 }
 
-// Clone returns a copy of the request data (request, parameters, values)
-// that stays valid after the handler returns, for use in goroutines. The
-// copy has no response: its writes fail with ErrContextReleased.
-func (c *Context) Clone() *Context {
-	c.check()
-	cp := &Context{
+// Clone returns a detached copy of the request data; see Context.Clone.
+func (c *state) Clone() *state {
+	cp := &state{
 		app:     c.app,
 		request: c.request,
-		params:  append(Params(nil), c.params...),
+		params:  append(paramList(nil), c.params...),
 		values:  c.values.clone(),
 		route:   c.route,
 		stopped: true,
 	}
-	cp.live.Store(true)
 	cp.out = &cp.writer
 	return cp
 }
 
-// App returns the application serving the request.
-func (c *Context) App() *Application { return c.app }
+func (c *state) App() *Application { return c.app }
 
-// Request returns the request. Handlers may replace it with SetRequest, for
-// example to attach a context.Context value.
-func (c *Context) Request() *http.Request {
-	c.check()
+func (c *state) Request() *http.Request {
 	return c.request
 }
 
-// SetRequest replaces the request seen by the rest of the chain.
-func (c *Context) SetRequest(r *http.Request) {
-	c.check()
+func (c *state) SetRequest(r *http.Request) {
 	c.request = r
 }
 
-// ResponseWriter returns the response writer, for code written against
-// net/http. It records status and size and supports http.Flusher,
-// http.Hijacker and http.ResponseController.
-func (c *Context) ResponseWriter() http.ResponseWriter {
-	c.check()
+func (c *state) ResponseWriter() http.ResponseWriter {
 	return c.out
 }
 
-// Route returns the matched route, or nil for unmatched requests.
-func (c *Context) Route() *Route { return c.route }
+func (c *state) Route() *Route { return c.route }
 
-// Method returns the request method.
-func (c *Context) Method() string {
-	c.check()
+func (c *state) Method() string {
 	return c.request.Method
 }
 
-// Path returns the request path, percent-decoded.
-func (c *Context) Path() string {
-	c.check()
+func (c *state) Path() string {
 	return c.request.URL.Path
 }
 
-// Param returns the value of the named route parameter, or "".
-func (c *Context) Param(name string) string {
-	c.check()
-	return c.params.Get(name)
-}
-
-// Params returns the route parameters. The slice is only valid during the
-// request.
-func (c *Context) Params() Params {
-	c.check()
-	return c.params
-}
-
-// Query returns the first value of the named query-string parameter, or "".
-// Route parameters are read with Param.
-func (c *Context) Query(name string) string {
-	c.check()
+func (c *state) Query(name string) string {
 	if c.query == nil {
 		c.query = c.request.URL.Query()
 	}
 	return c.query.Get(name)
 }
 
-// QueryDefault returns the named query-string parameter, or def when it is
-// absent or empty.
-func (c *Context) QueryDefault(name, def string) string {
+func (c *state) QueryDefault(name, def string) string {
 	if v := c.Query(name); v != "" {
 		return v
 	}
 	return def
 }
 
-// FormValue returns the named value from the query or the form body
-// (urlencoded or multipart), reading at most the body limit.
-func (c *Context) FormValue(name string) string {
-	c.check()
+func (c *state) FormValue(name string) string {
 	c.limitBody()
 	return c.request.FormValue(name)
 }
 
-// PostValue returns the named value from the form body only.
-func (c *Context) PostValue(name string) string {
-	c.check()
+func (c *state) PostValue(name string) string {
 	c.limitBody()
 	return c.request.PostFormValue(name)
 }
 
-// RequestHeader returns the first value of the named request header, or "".
-func (c *Context) RequestHeader(name string) string {
-	c.check()
+func (c *state) RequestHeader(name string) string {
 	return c.request.Header.Get(name)
 }
 
-// SetResponseHeader sets a response header, replacing any value it had.
-// Headers reach the client with the status, so set them before writing the
-// body.
-func (c *Context) SetResponseHeader(name, value string) {
-	c.check()
+func (c *state) SetResponseHeader(name, value string) {
 	c.out.Header().Set(name, value)
 }
 
-// SetContentType sets the response Content-Type, which the body writers
-// (Text, HTML, JSON, ...) then keep.
-func (c *Context) SetContentType(contentType string) {
+func (c *state) SetContentType(contentType string) {
 	c.SetResponseHeader("Content-Type", contentType)
 }
 
-// Cookie returns the value of the named request cookie, or
-// http.ErrNoCookie.
-func (c *Context) Cookie(name string) (string, error) {
-	c.check()
+func (c *state) Cookie(name string) (string, error) {
 	ck, err := c.request.Cookie(name)
 	if err != nil {
 		return "", err
@@ -246,18 +232,11 @@ func (c *Context) Cookie(name string) (string, error) {
 	return ck.Value, nil
 }
 
-// SetCookie adds a Set-Cookie header to the response.
-func (c *Context) SetCookie(cookie *http.Cookie) {
-	c.check()
+func (c *state) SetCookie(cookie *http.Cookie) {
 	http.SetCookie(c.out, cookie)
 }
 
-// SetStatus sets the response status. It reaches the client with the
-// first byte of the body; an error status (>= 400) with no body runs the
-// error handler registered for it. A code outside 100-999, which net/http
-// cannot send, stops the chain with a 500 whose error names the code.
-func (c *Context) SetStatus(code int) {
-	c.check()
+func (c *state) SetStatus(code int) {
 	if code < 100 || code > 999 {
 		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: errStatusCode(code)})
 		return
@@ -271,72 +250,48 @@ func (e errStatusCode) Error() string {
 	return "vireo: invalid status code " + strconv.Itoa(int(e))
 }
 
-// Status returns the response status set so far (200 by default).
-func (c *Context) Status() int { return c.writer.status }
+func (c *state) Status() int { return c.writer.status }
 
-// Written reports whether the status line has been sent.
-func (c *Context) Written() bool { return c.writer.wroteHeader || c.writer.hijacked }
+func (c *state) Written() bool { return c.writer.wroteHeader || c.writer.hijacked }
 
-// Write writes p to the response body.
-func (c *Context) Write(p []byte) (int, error) {
-	if !c.live.Load() {
-		return 0, ErrContextReleased
-	}
+func (c *state) Write(p []byte) (int, error) {
 	return c.out.Write(p)
 }
 
-// WriteString writes s to the response body.
-func (c *Context) WriteString(s string) (int, error) {
-	if !c.live.Load() {
-		return 0, ErrContextReleased
-	}
+func (c *state) WriteString(s string) (int, error) {
 	if c.out == http.ResponseWriter(&c.writer) {
 		return c.writer.WriteString(s)
 	}
 	return io.WriteString(c.out, s)
 }
 
-// Values returns the request-scoped value store.
-func (c *Context) Values() *Values {
-	c.check()
-	return &c.values
-}
-
-// Next runs the next handler of the chain, unless the chain was stopped.
-func (c *Context) Next() {
+// next runs the next handler of the chain, unless the chain was stopped,
+// handing it h: the handle of the call that runs the chain, stale when the
+// chain was left running (see retire).
+func (c *state) next(h Context) {
 	if c.stopped {
 		return
 	}
 	c.index++
 	if c.index < len(c.handlers) {
-		c.handlers[c.index](c)
+		c.handlers[c.index](h)
 	}
 }
 
-// StopExecution stops the chain: later calls to Next do nothing.
-func (c *Context) StopExecution() {
-	c.check() // a stale handle must not stop the pooled Context's next request
+func (c *state) StopExecution() {
 	c.stopped = true
 }
 
-// IsStopped reports whether StopExecution (or a Stop variant) was called.
-func (c *Context) IsStopped() bool { return c.stopped }
+func (c *state) IsStopped() bool { return c.stopped }
 
-// StopWithStatus stops the chain and sets the status. When nothing has been
-// written, the error handler for the code runs after the chain.
-func (c *Context) StopWithStatus(code int) {
+func (c *state) StopWithStatus(code int) {
 	c.StopExecution()
 	c.SetStatus(code)
 }
 
-// StopWithError stops the chain with err. The status comes from err's
-// StatusCode method when it has one (HTTPError does), else 500. The error
-// handler for that status can read err with Err.
-func (c *Context) StopWithError(err error) {
-	c.check()
+func (c *state) StopWithError(err error) {
 	c.err = err
 	c.StopWithStatus(StatusOf(err))
 }
 
-// Err returns the error given to StopWithError, for error handlers.
-func (c *Context) Err() error { return c.err }
+func (c *state) Err() error { return c.err }

@@ -19,7 +19,7 @@ type payload struct {
 
 func TestReadJSON(t *testing.T) {
 	app := quietApp(WithBodyLimit(64))
-	app.Post("/p", func(c *Context) {
+	app.Post("/p", func(c Context) {
 		var p payload
 		if err := c.ReadJSON(&p); err != nil {
 			c.StopWithError(err)
@@ -66,7 +66,7 @@ func TestReadJSON(t *testing.T) {
 
 func TestReadFormAndValues(t *testing.T) {
 	app := quietApp(WithBodyLimit(1024))
-	app.Post("/f", func(c *Context) {
+	app.Post("/f", func(c Context) {
 		var p payload
 		if err := c.ReadForm(&p); err != nil {
 			c.StopWithError(err)
@@ -96,19 +96,19 @@ func TestReadFormAndValues(t *testing.T) {
 
 func TestResponses(t *testing.T) {
 	app := quietApp()
-	app.Get("/text", func(c *Context) { c.Text("hi") })
-	app.Get("/html", func(c *Context) { c.HTML("<b>hi</b>") })
-	app.Get("/json", func(c *Context) { c.JSON(map[string]int{"a": 1}) })
-	app.Get("/indent", func(c *Context) { c.JSONIndent(map[string]int{"a": 1}, "  ") })
-	app.Get("/badjson", func(c *Context) { c.JSON(map[string]any{"f": func() {}}) })
-	app.Get("/xml", func(c *Context) {
+	app.Get("/text", func(c Context) { c.Text("hi") })
+	app.Get("/html", func(c Context) { c.HTML("<b>hi</b>") })
+	app.Get("/json", func(c Context) { c.JSON(map[string]int{"a": 1}) })
+	app.Get("/indent", func(c Context) { c.JSONIndent(map[string]int{"a": 1}, "  ") })
+	app.Get("/badjson", func(c Context) { c.JSON(map[string]any{"f": func() {}}) })
+	app.Get("/xml", func(c Context) {
 		c.XML(struct {
 			XMLName struct{} `xml:"v"`
 			N       int      `xml:"n"`
 		}{N: 5})
 	})
-	app.Get("/redirect", func(c *Context) { c.Redirect("/elsewhere", http.StatusSeeOther) })
-	app.Get("/cookie", func(c *Context) {
+	app.Get("/redirect", func(c Context) { c.Redirect("/elsewhere", http.StatusSeeOther) })
+	app.Get("/cookie", func(c Context) {
 		v, err := c.Cookie("in")
 		if err != nil {
 			c.StopWithError(NewHTTPError(400, "no cookie"))
@@ -167,7 +167,7 @@ func TestRemoteAddr(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := quietApp(tt.opts...)
-			app.Get("/", func(c *Context) { c.WriteString(c.RemoteAddr()) })
+			app.Get("/", func(c Context) { c.WriteString(c.RemoteAddr()) })
 			r := httptest.NewRequest("GET", "/", nil)
 			r.RemoteAddr = tt.peer
 			r.Header.Set("X-Forwarded-For", tt.xff)
@@ -184,7 +184,7 @@ func TestRemoteAddr(t *testing.T) {
 }
 
 func TestParamsGetters(t *testing.T) {
-	ps := Params{{"id", "42"}, {"big", "18446744073709551615"}, {"b", "true"}, {"neg", "-5"}}
+	ps := paramsOf(paramList{{"id", "42"}, {"big", "18446744073709551615"}, {"b", "true"}, {"neg", "-5"}})
 	if n, err := ps.Int("id"); n != 42 || err != nil {
 		t.Error("Int")
 	}
@@ -207,7 +207,7 @@ func TestParamsGetters(t *testing.T) {
 
 func TestReadBodyLimit(t *testing.T) {
 	app := quietApp(WithBodyLimit(10))
-	app.Post("/", func(c *Context) {
+	app.Post("/", func(c Context) {
 		b, err := c.ReadBody()
 		if err != nil {
 			c.StopWithError(err)
@@ -233,7 +233,7 @@ func TestReadXML(t *testing.T) {
 		Name string `xml:"name"`
 	}
 	app := quietApp(WithBodyLimit(64))
-	app.Post("/x", func(c *Context) {
+	app.Post("/x", func(c Context) {
 		var it item
 		if err := c.ReadXML(&it); err != nil {
 			c.StopWithError(err)
@@ -283,10 +283,10 @@ func TestReadXML(t *testing.T) {
 func TestWritersReportThroughErr(t *testing.T) {
 	var got error
 	app := quietApp()
-	app.Use(func(c *Context) { c.Next(); got = c.Err() })
-	app.Get("/json", func(c *Context) { c.JSON(func() {}) })
-	app.Get("/xml", func(c *Context) { c.XML(func() {}) })
-	app.Get("/view", func(c *Context) { c.View("page.html", nil) })
+	app.Use(func(c Context) { c.Next(); got = c.Err() })
+	app.Get("/json", func(c Context) { c.JSON(func() {}) })
+	app.Get("/xml", func(c Context) { c.XML(func() {}) })
+	app.Get("/view", func(c Context) { c.View("page.html", nil) })
 	tests := []struct {
 		target string
 		want   error
@@ -317,18 +317,18 @@ func TestInvalidStatusCode(t *testing.T) {
 		h    Handler
 		body string
 	}{
-		{"SetStatus 0 then write", func(c *Context) { c.SetStatus(0); c.WriteString("x") }, "x"},
-		{"SetStatus 42 then write", func(c *Context) { c.SetStatus(42); c.WriteString("x") }, "x"},
-		{"SetStatus 1000 then write", func(c *Context) { c.SetStatus(1000); c.WriteString("x") }, "x"},
-		{"SetStatus 1000", func(c *Context) { c.SetStatus(1000) }, "error page"},
-		{"StopWithStatus 0", func(c *Context) { c.StopWithStatus(0) }, "error page"},
-		{"StopWithStatus 99", func(c *Context) { c.StopWithStatus(99) }, "error page"},
+		{"SetStatus 0 then write", func(c Context) { c.SetStatus(0); c.WriteString("x") }, "x"},
+		{"SetStatus 42 then write", func(c Context) { c.SetStatus(42); c.WriteString("x") }, "x"},
+		{"SetStatus 1000 then write", func(c Context) { c.SetStatus(1000); c.WriteString("x") }, "x"},
+		{"SetStatus 1000", func(c Context) { c.SetStatus(1000) }, "error page"},
+		{"StopWithStatus 0", func(c Context) { c.StopWithStatus(0) }, "error page"},
+		{"StopWithStatus 99", func(c Context) { c.StopWithStatus(99) }, "error page"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			app := quietApp()
 			var gotErr error
 			app.Get("/", tc.h)
-			app.OnErrorCode(http.StatusInternalServerError, func(c *Context) {
+			app.OnErrorCode(http.StatusInternalServerError, func(c Context) {
 				gotErr = c.Err()
 				c.WriteString("error page")
 			})
@@ -357,7 +357,7 @@ func TestReadJSONBadTarget(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			app := quietApp()
-			app.Post("/p", func(c *Context) {
+			app.Post("/p", func(c Context) {
 				if err := c.ReadJSON(tc.target()); err != nil {
 					c.StopWithError(err)
 					return
@@ -379,7 +379,7 @@ func TestReadJSONBadTarget(t *testing.T) {
 // fill, or a nil XML target, is a 500 (the handler's bug) and not a 400.
 func TestReadersHandlerBugs(t *testing.T) {
 	app := quietApp()
-	app.Post("/form", func(c *Context) {
+	app.Post("/form", func(c Context) {
 		var v struct {
 			When *int `form:"when"`
 		}
@@ -389,7 +389,7 @@ func TestReadersHandlerBugs(t *testing.T) {
 		}
 		c.Text("ok")
 	})
-	app.Post("/xml", func(c *Context) {
+	app.Post("/xml", func(c Context) {
 		if err := c.ReadXML(nil); err != nil {
 			c.StopWithError(err)
 			return
@@ -407,5 +407,35 @@ func TestReadersHandlerBugs(t *testing.T) {
 		if w.Code != http.StatusInternalServerError {
 			t.Errorf("%s: got %d %q, want 500", tc.path, w.Code, w.Body)
 		}
+	}
+}
+
+// paramsOf returns the Params of a live request state holding pl.
+func paramsOf(pl paramList) Params {
+	s := &state{params: pl}
+	return s.handle().Params()
+}
+
+// TestParamsAfterRequest checks that a Params kept past its request reads
+// nothing, while the state serves another request.
+func TestParamsAfterRequest(t *testing.T) {
+	app := quietApp()
+	var kept Params
+	app.Get("/a/{id}", func(c Context) { kept = c.Params() })
+	var during string
+	var n int
+	app.Get("/b/{id}", func(c Context) {
+		during, n = kept.Get("id"), kept.Len()
+		c.WriteString(c.Params().Get("id"))
+	})
+	do(app, "GET", "/a/1", nil)
+	if w := do(app, "GET", "/b/2", nil); w.Body.String() != "2" {
+		t.Fatalf("/b/2 answered %q", w.Body)
+	}
+	if during != "" || n != 0 || kept.At(0) != (Param{}) {
+		t.Fatalf("a kept Params read %q (%d parameters) during another request", during, n)
+	}
+	for k, v := range kept.All() {
+		t.Fatalf("a kept Params iterated %s=%s", k, v)
 	}
 }

@@ -1,6 +1,7 @@
 // Package core is Vireo's routing core: the Application, its Routers
-// (parties), the radix tree, the pooled request Context, middleware chains,
-// error handlers, static files and the HTTP server.
+// (parties), the radix tree, the request Context (a handle to pooled
+// request state), middleware chains, error handlers, static files and the
+// HTTP server.
 //
 // # Patterns
 //
@@ -121,19 +122,19 @@
 //
 // # The Context rule
 //
-// A Context belongs to its request and is reused for another one after the
-// handler returns: do not keep it, or anything it returned that is documented
-// as request-scoped, beyond that. A goroutine that needs request data gets
-// ctx.Clone(). A released Context panics with ErrContextReleased on reads
-// and fails writes with it, without a data race.
-//
-// What the router starts itself never reaches another request: the chain
-// after a FromStd middleware runs on a Context of its own, and when the
-// middleware returns before that chain did (http.TimeoutHandler), the
-// Context is released at once and never reused, so the late handler only
-// ever gets ErrContextReleased. A goroutine the handler started with ctx
-// itself is different: its handle fails while the Context waits in the
-// pool, but once the Context serves another request nothing distinguishes
-// the stale handle from the new one (telling them apart would cost an
-// allocation per request). Hence Clone.
+// A Context is a handle to its request, valid until the handler chain has
+// returned and the response is finished. The request state behind it is
+// pooled and serves other requests afterwards, but the handle carries the
+// generation it was made for: kept past its request (by a goroutine, a
+// closure, a net/http middleware that returned early such as
+// http.TimeoutHandler), it reads zero values, its Err and error-returning
+// methods give ErrContextReleased and its writes do nothing, whatever the
+// state serves by then, without a data race and without a panic. The same
+// holds for what a Context hands out that points into the pooled state:
+// Values, Params, ResponseWriter's writer, an SSE EventStream. A call in
+// progress from a kept handle when the request ends is waited for (up to a
+// second, after which the state is abandoned rather than reused), so it
+// completes on its own request. The checks cost two uncontended atomic
+// adds per call and no allocation. A goroutine that needs request data
+// after the handler returns takes ctx.Clone().
 package core

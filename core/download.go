@@ -19,14 +19,11 @@ import (
 	"time"
 )
 
-// Attachment marks the response as a download named filename.
-func (c *Context) Attachment(filename string) {
+func (c *state) Attachment(filename string) {
 	c.SetResponseHeader("Content-Disposition", contentDisposition(filename))
 }
 
-// Download serves the file at path (as ServeFile does) as a download named
-// filename, or the file's own base name when filename is "".
-func (c *Context) Download(path, filename string) {
+func (c *state) Download(path, filename string) {
 	if filename == "" {
 		filename = path[strings.LastIndexAny(path, `/\`)+1:]
 	}
@@ -79,7 +76,7 @@ func extValue(s string) string {
 
 // EventStream writes server-sent events; see Context.SSE.
 type EventStream struct {
-	c  *Context
+	c  Context
 	rc *http.ResponseController
 }
 
@@ -87,13 +84,7 @@ type EventStream struct {
 // line break.
 var ErrInvalidEventField = errors.New("vireo: SSE event name or id with a line break")
 
-// SSE starts a server-sent events response: it sets Content-Type
-// text/event-stream, Cache-Control no-cache and X-Accel-Buffering no (for
-// nginx), sends the status and flushes. It fails when the writer cannot
-// flush (under a request timeout, for example). The stream ends when the
-// handler returns; watch Request().Context().Done() for the client leaving.
-func (c *Context) SSE() (*EventStream, error) {
-	c.check()
+func (c *state) SSE(ctx Context) (*EventStream, error) {
 	h := c.out.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -104,7 +95,7 @@ func (c *Context) SSE() (*EventStream, error) {
 	if err := rc.Flush(); err != nil {
 		return nil, err
 	}
-	return &EventStream{c: c, rc: rc}, nil
+	return &EventStream{c: ctx, rc: rc}, nil
 }
 
 // Send writes one event (event and id may be "") and flushes it. Every
@@ -144,8 +135,15 @@ func (s *EventStream) Retry(d time.Duration) error {
 	return s.write("retry: " + strconv.FormatInt(d.Milliseconds(), 10) + "\n\n")
 }
 
+// write writes p and flushes it, pinned as a Context method is: a stream
+// kept past its request fails with ErrContextReleased.
 func (s *EventStream) write(p string) error {
-	if _, err := s.c.WriteString(p); err != nil {
+	c := s.c.enter()
+	if c == nil {
+		return ErrContextReleased
+	}
+	defer c.exit()
+	if _, err := c.WriteString(p); err != nil {
 		return err
 	}
 	return s.rc.Flush()

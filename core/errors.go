@@ -85,7 +85,7 @@ func publicMessage(err error, code int, details bool) string {
 
 // defaultErrorHandler writes "Status Text" or "Status Text: reason" as
 // plain text, and a ValidationError as {"errors": {"field": "reason"}}.
-func defaultErrorHandler(c *Context) {
+func defaultErrorHandler(c *state) {
 	if writeValidationError(c) {
 		return
 	}
@@ -103,7 +103,7 @@ func defaultErrorHandler(c *Context) {
 // errorHandlersFor finds the error handlers for code: from the matched
 // route's party upward, or, for unmatched requests, from the party with the
 // longest prefix of the path upward.
-func (app *Application) errorHandlersFor(c *Context, code int) []Handler {
+func (app *Application) errorHandlersFor(c *state, code int) []Handler {
 	r := app.Router
 	if c.route != nil {
 		r = c.route.router
@@ -133,7 +133,7 @@ func hasPathPrefix(path, prefix string) bool {
 
 // fireError runs the error handler for the current status. It runs at most
 // once per request, after the chain, and only while nothing was written.
-func (c *Context) fireError() {
+func (c *state) fireError() {
 	if c.errorFired || c.Written() {
 		return
 	}
@@ -154,7 +154,7 @@ func (c *Context) fireError() {
 		return
 	}
 	c.handlers, c.index, c.stopped = hs, -1, false
-	c.Next()
+	c.next(c.handle())
 	if !c.Written() {
 		// The custom handler wrote nothing: the client still gets the status.
 		c.writer.writeHeaderNow()

@@ -26,11 +26,11 @@ func send(app http.Handler, method, target, contentType, body string) {
 // Params parses them.
 func Example_typedParameter() {
 	app := core.New()
-	app.Get("/users/{id:int}", func(ctx *core.Context) {
+	app.Get("/users/{id:int}", func(ctx core.Context) {
 		id, _ := ctx.Params().Int("id") // {id:int} guarantees the parse
 		ctx.Text(fmt.Sprintf("user %d", id))
 	})
-	app.Get("/users/{name}", func(ctx *core.Context) {
+	app.Get("/users/{name}", func(ctx core.Context) {
 		ctx.Text("user named " + ctx.Param("name"))
 	})
 	send(app, "GET", "/users/42", "", "")
@@ -46,7 +46,7 @@ func Example_typedParameter() {
 // its party, before their handlers, whatever the registration order.
 func Example_middleware() {
 	app := core.New()
-	requireKey := func(ctx *core.Context) {
+	requireKey := func(ctx core.Context) {
 		if ctx.RequestHeader("X-Key") != "secret" {
 			ctx.StopWithError(core.NewHTTPError(http.StatusUnauthorized, "X-Key required"))
 			return
@@ -54,7 +54,7 @@ func Example_middleware() {
 		ctx.Next()
 	}
 	api := app.Party("/api", requireKey)
-	api.Get("/status", func(ctx *core.Context) { ctx.Text("up") })
+	api.Get("/status", func(ctx core.Context) { ctx.Text("up") })
 
 	r := httptest.NewRequest("GET", "/api/status", nil)
 	r.Header.Set("X-Key", "secret")
@@ -93,7 +93,7 @@ func Example_jsonAPI() {
 		return nil
 	})
 	app := core.New(core.WithValidator(validate), core.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-	app.Post("/albums", func(ctx *core.Context) {
+	app.Post("/albums", func(ctx core.Context) {
 		var a album
 		if err := ctx.ReadJSON(&a); err != nil {
 			ctx.StopWithError(err)

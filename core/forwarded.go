@@ -18,10 +18,7 @@ import (
 	"strings"
 )
 
-// Scheme returns "https" or "http": the request's own (TLS or not), or the
-// one a trusted proxy reports.
-func (c *Context) Scheme() string {
-	c.check()
+func (c *state) Scheme() string {
 	if c.fromTrustedProxy() {
 		var v string
 		if c.app.proxyForwarded() {
@@ -39,14 +36,9 @@ func (c *Context) Scheme() string {
 	return "http"
 }
 
-// IsTLS reports whether the client's connection is secure: Scheme is
-// "https".
-func (c *Context) IsTLS() bool { return c.Scheme() == "https" }
+func (c *state) IsTLS() bool { return c.Scheme() == "https" }
 
-// Host returns the host the client asked for (with its port, if any): the
-// request's Host, or the one a trusted proxy reports.
-func (c *Context) Host() string {
-	c.check()
+func (c *state) Host() string {
 	if c.fromTrustedProxy() {
 		var v string
 		if c.app.proxyForwarded() {
@@ -88,7 +80,7 @@ func forwardedFor(values []string) []string {
 	return hops
 }
 
-func (c *Context) fromTrustedProxy() bool {
+func (c *state) fromTrustedProxy() bool {
 	if len(c.app.trustedProxies) == 0 {
 		return false
 	}

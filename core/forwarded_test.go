@@ -44,7 +44,7 @@ func TestSchemeAndHost(t *testing.T) {
 			app := New(WithStartupOutput(nil), WithTrustedProxies(header, "10.0.0.0/8"))
 			var scheme, host string
 			var secure bool
-			app.Get("/", func(c *Context) { scheme, host, secure = c.Scheme(), c.Host(), c.IsTLS() })
+			app.Get("/", func(c Context) { scheme, host, secure = c.Scheme(), c.Host(), c.IsTLS() })
 			req := httptest.NewRequest("GET", "http://example.com/", nil)
 			req.RemoteAddr = tt.remote
 			if tt.tls {
@@ -73,7 +73,7 @@ func TestRemoteAddrForwarded(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			app := New(WithStartupOutput(nil), WithTrustedProxies("Forwarded", "10.0.0.0/8"))
 			var got string
-			app.Get("/", func(c *Context) { got = c.RemoteAddr() })
+			app.Get("/", func(c Context) { got = c.RemoteAddr() })
 			req := httptest.NewRequest("GET", "/", nil)
 			req.RemoteAddr = tt.remote
 			req.Header.Set("Forwarded", tt.forwarded)

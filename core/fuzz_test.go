@@ -22,7 +22,7 @@ func FuzzParsePattern(f *testing.F) {
 		tokens, err := parsePattern(pattern)
 		if err != nil {
 			var re *RegistrationError
-			rerr := New().Handle("GET", pattern, func(*Context) {}).Err()
+			rerr := New().Handle("GET", pattern, func(Context) {}).Err()
 			if !errors.As(rerr, &re) || re.Pattern != pattern || re.Method != "GET" {
 				t.Fatalf("Handle error %#v is not a *RegistrationError for GET %q", rerr, pattern)
 			}
@@ -42,7 +42,7 @@ func FuzzParsePattern(f *testing.F) {
 			return // not a request path a client can send as is
 		}
 		app := quietApp()
-		app.Get(pattern, func(c *Context) { c.WriteString("hit") })
+		app.Get(pattern, func(c Context) { c.WriteString("hit") })
 		if err := app.Build(); err != nil {
 			t.Fatalf("accepted pattern %q fails Build: %v", pattern, err)
 		}
@@ -82,10 +82,10 @@ func FuzzLookup(f *testing.F) {
 	routes := []string{"/users/{id:int}", "/users/{name}", "/users/new", "/users/{name}/edit", "/files/{rest...}",
 		"/repos/{owner}/{repo}/issues/{n:uint64}", "/t/{b:bool}", "/t/{u:uuid}", "/"}
 	for _, p := range routes {
-		app.Get(p, func(c *Context) {
-			for _, prm := range c.Params() {
-				if !strings.Contains(c.Route().Pattern, "{"+prm.Key) {
-					panic("parameter " + prm.Key + " not in " + c.Route().Pattern)
+		app.Get(p, func(c Context) {
+			for key := range c.Params().All() {
+				if !strings.Contains(c.Route().Pattern, "{"+key) {
+					panic("parameter " + key + " not in " + c.Route().Pattern)
 				}
 			}
 			c.WriteString(c.Route().Pattern)

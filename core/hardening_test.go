@@ -17,7 +17,7 @@ import (
 // (issue 12 item 10).
 func TestPanicAfterPartialBody(t *testing.T) {
 	app := quietApp()
-	app.Get("/partial", func(c *Context) {
+	app.Get("/partial", func(c Context) {
 		c.WriteString("part of the page")
 		c.ResponseWriter().(http.Flusher).Flush()
 		panic("boom")
@@ -51,10 +51,10 @@ func TestRequestLoggerCountsErrorPages(t *testing.T) {
 	var logs bytes.Buffer
 	app := quietApp()
 	app.UseRouter(RequestLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	app.Get("/denied", func(c *Context) { c.StopWithError(NewHTTPError(http.StatusUnauthorized, "token required")) })
-	app.Get("/fail", func(c *Context) { c.StopWithError(fmt.Errorf("database down")) })
-	app.OnErrorCode(http.StatusTeapot, func(c *Context) { c.WriteString("custom teapot page") })
-	app.Get("/teapot", func(c *Context) { c.StopWithStatus(http.StatusTeapot) })
+	app.Get("/denied", func(c Context) { c.StopWithError(NewHTTPError(http.StatusUnauthorized, "token required")) })
+	app.Get("/fail", func(c Context) { c.StopWithError(fmt.Errorf("database down")) })
+	app.OnErrorCode(http.StatusTeapot, func(c Context) { c.WriteString("custom teapot page") })
+	app.Get("/teapot", func(c Context) { c.StopWithStatus(http.StatusTeapot) })
 	for _, target := range []string{"/denied", "/fail", "/missing", "/teapot"} {
 		logs.Reset()
 		w := do(app, "GET", target, nil)

@@ -20,7 +20,7 @@ type countHook struct {
 	err  error
 }
 
-func (h *countHook) BeforeWrite(c *Context) error {
+func (h *countHook) BeforeWrite(c Context) error {
 	h.runs++
 	c.ResponseWriter().Header().Set("X-Hook", "ran")
 	return h.err
@@ -31,36 +31,36 @@ func TestBeforeWriteHooks(t *testing.T) {
 	tests := []struct {
 		name       string
 		err        error
-		handler    func(c *Context) // after registering the hook
+		handler    func(c Context) // after registering the hook
 		wantStatus int
 		wantBody   string
 		wantRuns   int
 	}{
-		{"body", nil, func(c *Context) { c.WriteString("a"); c.WriteString("b") }, 200, "ab", 1},
-		{"status only", nil, func(c *Context) { c.SetStatus(http.StatusNoContent) }, http.StatusNoContent, "", 1},
-		{"nothing written", nil, func(c *Context) {}, 200, "", 1},
-		{"redirect", nil, func(c *Context) { c.Redirect("/x", http.StatusSeeOther) }, http.StatusSeeOther, "<a href=\"/x\">See Other</a>.\n\n", 1},
-		{"flush", nil, func(c *Context) { c.ResponseWriter().(http.Flusher).Flush(); c.WriteString("a") }, 200, "a", 1},
-		{"failing, body", unavailable, func(c *Context) {
+		{"body", nil, func(c Context) { c.WriteString("a"); c.WriteString("b") }, 200, "ab", 1},
+		{"status only", nil, func(c Context) { c.SetStatus(http.StatusNoContent) }, http.StatusNoContent, "", 1},
+		{"nothing written", nil, func(c Context) {}, 200, "", 1},
+		{"redirect", nil, func(c Context) { c.Redirect("/x", http.StatusSeeOther) }, http.StatusSeeOther, "<a href=\"/x\">See Other</a>.\n\n", 1},
+		{"flush", nil, func(c Context) { c.ResponseWriter().(http.Flusher).Flush(); c.WriteString("a") }, 200, "a", 1},
+		{"failing, body", unavailable, func(c Context) {
 			if n, err := c.WriteString("secret"); n != 0 || !errors.Is(err, unavailable) {
 				t.Errorf("write after a failed hook: %d, %v", n, err)
 			}
 			c.WriteString("more")
 		}, http.StatusServiceUnavailable, "custom 503", 1},
-		{"failing, nothing written", unavailable, func(c *Context) {}, http.StatusServiceUnavailable, "custom 503", 1},
-		{"failing, status then body", unavailable, func(c *Context) {
+		{"failing, nothing written", unavailable, func(c Context) {}, http.StatusServiceUnavailable, "custom 503", 1},
+		{"failing, status then body", unavailable, func(c Context) {
 			c.SetStatus(http.StatusCreated)
 			c.WriteString("secret")
 			c.SetStatus(http.StatusOK) // too late: the response is refused
 		}, http.StatusServiceUnavailable, "custom 503", 1},
-		{"failing, plain error", errors.New("boom"), func(c *Context) { c.WriteString("secret") }, http.StatusInternalServerError, "Internal Server Error", 1},
+		{"failing, plain error", errors.New("boom"), func(c Context) { c.WriteString("secret") }, http.StatusInternalServerError, "Internal Server Error", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := &countHook{err: tt.err}
 			app := New(WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-			app.OnErrorCode(http.StatusServiceUnavailable, func(c *Context) { c.WriteString("custom 503") })
-			app.Get("/", func(c *Context) {
+			app.OnErrorCode(http.StatusServiceUnavailable, func(c Context) { c.WriteString("custom 503") })
+			app.Get("/", func(c Context) {
 				c.OnBeforeWrite(h)
 				tt.handler(c)
 			})
@@ -79,7 +79,7 @@ func TestBeforeWriteHooks(t *testing.T) {
 func TestBeforeWriteHookNotRunAfterPanic(t *testing.T) {
 	h := &countHook{}
 	app := New(WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-	app.Get("/", func(c *Context) {
+	app.Get("/", func(c Context) {
 		c.OnBeforeWrite(h)
 		panic("bug")
 	})
@@ -94,7 +94,7 @@ func TestBeforeWriteHookAllocatesNothing(t *testing.T) {
 	h := &nopHook{}
 	allocs := func(withHook bool) float64 {
 		app := New()
-		app.Get("/", func(c *Context) {
+		app.Get("/", func(c Context) {
 			if withHook {
 				c.OnBeforeWrite(h)
 			}
@@ -116,7 +116,7 @@ func TestBeforeWriteHookAllocatesNothing(t *testing.T) {
 // nopHook does nothing.
 type nopHook struct{}
 
-func (*nopHook) BeforeWrite(*Context) error { return nil }
+func (*nopHook) BeforeWrite(Context) error { return nil }
 
 // discardWriter is a ResponseWriter that keeps nothing.
 type discardWriter struct{ h http.Header }
@@ -156,8 +156,8 @@ func TestBeforeWriteHooksBehindFromStd(t *testing.T) {
 			} else {
 				app.Use(FromStd(passthrough))
 			}
-			app.OnErrorCode(http.StatusServiceUnavailable, func(c *Context) { c.WriteString("custom 503") })
-			app.Get("/", func(c *Context) { c.OnBeforeWrite(h) })
+			app.OnErrorCode(http.StatusServiceUnavailable, func(c Context) { c.WriteString("custom 503") })
+			app.Get("/", func(c Context) { c.OnBeforeWrite(h) })
 			rec := httptest.NewRecorder()
 			app.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
 			if rec.Code != tt.wantStatus || rec.Body.String() != tt.wantBody || h.runs != 1 {

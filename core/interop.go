@@ -6,7 +6,7 @@
 // handler that continues the chain, so nothing is re-wrapped per request.
 //
 // Each run of the middleware gets a stdCall, carried to next in the
-// request's context.Context, and a second pooled Context (the inner one)
+// request's context.Context, and a second pooled request state (the inner one)
 // that runs the rest of the chain with the middleware's request and writer.
 // The inner Context writes through its own response writer wrapped around
 // the middleware's, so everything the rest of the chain answers, error
@@ -17,8 +17,8 @@
 //
 // The stdCall's state makes the hand-over safe when the middleware does not
 // wait for next: when the middleware returns while next is still running on
-// another goroutine (http.TimeoutHandler), the inner Context is released at
-// once, so the late handler's reads panic and its writes fail with
+// another goroutine (http.TimeoutHandler), the inner state is retired at
+// once, so the late handler's handle reads nothing and its writes fail with
 // ErrContextReleased, and it is never put back into the pool, so it cannot
 // reach another request; the outer Context shares no mutable field with it,
 // so neither goroutine races the other. A next called after the run ended
@@ -39,9 +39,9 @@ type contextKey struct{}
 // FromHTTP returns a Handler that serves h. With WithPathValues, h can read
 // route parameters with r.PathValue.
 func FromHTTP(h http.Handler) Handler {
-	return func(c *Context) {
-		h.ServeHTTP(c.out, c.request)
-	}
+	return stateHandler(func(c *state, ctx Context) {
+		h.ServeHTTP(c.heldOut(ctx), c.request)
+	})
 }
 
 // States of a stdCall.
@@ -54,8 +54,9 @@ const (
 // stdCall is one run of a FromStd middleware; see the file comment.
 type stdCall struct {
 	state atomic.Int32
-	inner *Context
-	ran   bool // next ran to its end (written by next, read after the state's hand-over)
+	inner *state
+	h     Context // the inner chain's handle, stale once the middleware returned
+	ran   bool    // next ran to its end (written by next, read after the state's hand-over)
 }
 
 // FromStd adapts net/http middleware (gorilla/handlers, rs/cors, chi
@@ -63,7 +64,7 @@ type stdCall struct {
 // chain sees the request and the writer the middleware passes to its next
 // handler, and its error pages are written through that writer before next
 // returns. A middleware that returns before its next handler did (a
-// timeout) leaves that handler a Context whose reads panic and writes fail
+// timeout) leaves that handler a Context that reads nothing and whose writes fail
 // with ErrContextReleased.
 func FromStd(mw func(http.Handler) http.Handler) Handler {
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -75,29 +76,29 @@ func FromStd(mw func(http.Handler) http.Handler) Handler {
 		in.request = r
 		in.writer.reset(w)
 		in.out = &in.writer
-		in.Next()
-		in.finish()
+		in.next(call.h)
+		in.finish(call.h)
 		call.ran = true
 		call.state.CompareAndSwap(callRunning, callIdle)
 	})
 	h := mw(next)
-	return func(c *Context) {
-		in := c.app.pool.Get().(*Context)
+	return stateHandler(func(c *state, ctx Context) {
+		in := c.app.pool.Get().(*state)
 		in.adopt(c)
-		call := &stdCall{inner: in}
+		call := &stdCall{inner: in, h: in.handle()}
 		r := c.request.WithContext(context.WithValue(c.request.Context(), contextKey{}, call))
 		defer c.app.endStdCall(c, call)
-		h.ServeHTTP(c.out, r)
-	}
+		h.ServeHTTP(c.heldOut(ctx), r)
+	})
 }
 
 // endStdCall closes call after its middleware returned (or panicked): the
 // inner Context goes back to the pool with its state copied to c when next
 // is over, and is abandoned, released, when next still runs elsewhere.
-func (app *Application) endStdCall(c *Context, call *stdCall) {
+func (app *Application) endStdCall(c *state, call *stdCall) {
 	in := call.inner
 	if call.state.Swap(callClosed) == callRunning {
-		in.live.Store(false) // the late handler fails; nothing else touches in
+		in.retire() // the late handler's calls fail; in is never pooled again
 		c.stopped = true
 		return
 	}
@@ -116,14 +117,13 @@ func (app *Application) endStdCall(c *Context, call *stdCall) {
 			}
 		}
 	}
-	in.release()
-	app.pool.Put(in)
+	app.recycle(in)
 }
 
 // adopt prepares c, fresh from the pool, to run the rest of outer's chain:
 // its own copies of the request state, so that it shares no mutable field
 // with outer.
-func (c *Context) adopt(outer *Context) {
+func (c *state) adopt(outer *state) {
 	c.request = outer.request
 	c.params = append(c.params[:0], outer.params...)
 	c.values.entries = append(c.values.entries[:0], outer.values.entries...)
@@ -142,15 +142,14 @@ func (c *Context) adopt(outer *Context) {
 	c.writer.reset(outer.out) // replaced by the middleware's writer in next
 	c.writer.writeTimeout = 0 // the outer writer arms the connection's deadline
 	c.out = &c.writer
-	c.live.Store(true)
 }
 
 // finish ends the inner chain of a FromStd middleware as ServeHTTP ends a
 // request, but through the middleware's writer: the before-write hooks of a
 // chain that wrote nothing, then the error page for an error status with no
 // body, or the bare status.
-func (c *Context) finish() {
-	if !c.live.Load() || c.writer.hijacked || c.Written() {
+func (c *state) finish(h Context) {
+	if !h.Alive() || c.writer.hijacked || c.Written() {
 		return // released: the middleware answered without this chain
 	}
 	if len(c.writer.hooks) > 0 {
@@ -166,7 +165,7 @@ func (c *Context) finish() {
 
 // mountHandler strips prefix from the path and serves h.
 func mountHandler(prefix string, h http.Handler) Handler {
-	return func(c *Context) {
+	return stateHandler(func(c *state, ctx Context) {
 		r := c.request
 		r2 := new(http.Request)
 		*r2 = *r
@@ -182,6 +181,6 @@ func mountHandler(prefix string, h http.Handler) Handler {
 				u.RawPath = "/" + u.RawPath
 			}
 		}
-		h.ServeHTTP(c.out, r2)
-	}
+		h.ServeHTTP(c.heldOut(ctx), r2)
+	})
 }

@@ -37,7 +37,7 @@ func TestFromStd(t *testing.T) {
 	}
 	app := quietApp()
 	app.Use(FromStd(counting))
-	app.Get("/me", FromStd(auth), FromStd(upper), func(c *Context) {
+	app.Get("/me", FromStd(auth), FromStd(upper), func(c Context) {
 		c.WriteString("hello " + c.Request().Context().Value(userKey{}).(string))
 	})
 	for i := 0; i < 3; i++ {
@@ -104,7 +104,7 @@ func TestMount(t *testing.T) {
 
 func TestHijackAndFlush(t *testing.T) {
 	app := quietApp()
-	app.Get("/ws", func(c *Context) {
+	app.Get("/ws", func(c Context) {
 		conn, brw, err := http.NewResponseController(c.ResponseWriter()).Hijack()
 		if err != nil {
 			c.StopWithError(err)
@@ -114,7 +114,7 @@ func TestHijackAndFlush(t *testing.T) {
 		brw.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\nhijacked")
 		brw.Flush()
 	})
-	app.Get("/stream", func(c *Context) {
+	app.Get("/stream", func(c Context) {
 		rc := http.NewResponseController(c.ResponseWriter())
 		for i := 0; i < 3; i++ {
 			c.WriteString("tick\n")

@@ -17,7 +17,7 @@ func RequestLogger(logger *slog.Logger) Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return func(c *Context) {
+	return stateHandler(func(c *state, ctx Context) {
 		start := time.Now()
 		defer func() {
 			rec := recover()
@@ -46,6 +46,6 @@ func RequestLogger(logger *slog.Logger) Handler {
 				panic(rec) // the application recovers it, with the original stack
 			}
 		}()
-		c.Next()
-	}
+		c.next(ctx)
+	})
 }

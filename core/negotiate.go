@@ -28,10 +28,7 @@ const (
 
 var defaultOffers = []string{MIMEJSON, MIMEXML, MIMEHTML, MIMEText}
 
-// NegotiateFormat returns the offer the client's Accept header prefers, or
-// "" when it accepts none of them.
-func (c *Context) NegotiateFormat(offers ...string) string {
-	c.check()
+func (c *state) NegotiateFormat(offers ...string) string {
 	accept := c.request.Header.Values("Accept")
 	if len(accept) == 0 && len(offers) > 0 {
 		return offers[0]
@@ -80,13 +77,7 @@ type Markup interface {
 	HTML() string
 }
 
-// Negotiate writes data in the format the client prefers among offers
-// (default JSON, XML, HTML, text, in that order of preference for equal
-// q-values): JSON and XML marshal data; text writes fmt.Sprint(data); HTML
-// writes fmt.Sprint(data) escaped, strings included, unless data is a
-// Markup, whose HTML method vouches for its output. When the client
-// accepts none of the offers, the request is stopped with 406.
-func (c *Context) Negotiate(data any, offers ...string) {
+func (c *state) Negotiate(data any, offers ...string) {
 	if len(offers) == 0 {
 		offers = defaultOffers
 	}

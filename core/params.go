@@ -1,13 +1,19 @@
 // Route parameters.
 //
-// Params is a plain slice: the tree appends to the one the pooled Context
-// owns, whose capacity is the largest parameter count of any route, so
-// matching never allocates. Typed getters parse on demand; a typed pattern
-// such as {id:int} guarantees the parse succeeds.
+// The parameters live in a paramList, a plain slice: the tree appends to
+// the one the pooled request state owns, whose capacity is the largest
+// parameter count of any route, so matching never allocates. Params, what
+// ctx.Params returns, is a Context handle under another name, so a Params
+// kept past its request reads nothing rather than the parameters of the
+// request the state serves next. Typed getters parse on demand; a typed
+// pattern such as {id:int} guarantees the parse succeeds.
 
 package core
 
-import "strconv"
+import (
+	"iter"
+	"strconv"
+)
 
 // Param is one route parameter: its name in the pattern and the value taken
 // from the request path, percent-decoded.
@@ -16,28 +22,65 @@ type Param struct {
 	Value string
 }
 
-// Params holds the parameters of the matched route in pattern order. The
-// slice belongs to the request's Context: copy it to keep it longer.
-type Params []Param
+// Params reads the parameters of the matched route, in pattern order;
+// Context.Params returns it. Once its request is over it has none.
+type Params struct {
+	c Context
+}
 
 // Get returns the value of the named parameter, or "" when there is none.
 func (ps Params) Get(name string) string {
-	for i := range ps {
-		if ps[i].Key == name {
-			return ps[i].Value
-		}
-	}
-	return ""
+	v, _ := ps.Lookup(name)
+	return v
 }
 
 // Lookup returns the value of the named parameter and whether it exists.
 func (ps Params) Lookup(name string) (string, bool) {
-	for i := range ps {
-		if ps[i].Key == name {
-			return ps[i].Value, true
+	s := ps.c.enter()
+	if s == nil {
+		return "", false
+	}
+	v, ok := s.params.lookup(name)
+	s.exit()
+	return v, ok
+}
+
+// Len returns the number of parameters.
+func (ps Params) Len() int {
+	s := ps.c.enter()
+	if s == nil {
+		return 0
+	}
+	n := len(s.params)
+	s.exit()
+	return n
+}
+
+// At returns the i-th parameter (0 <= i < Len), or the zero Param.
+func (ps Params) At(i int) Param {
+	s := ps.c.enter()
+	if s == nil {
+		return Param{}
+	}
+	var p Param
+	if i >= 0 && i < len(s.params) {
+		p = s.params[i]
+	}
+	s.exit()
+	return p
+}
+
+// All returns an iterator over the parameters' names and values, in
+// pattern order.
+func (ps Params) All() iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for i, n := 0, ps.Len(); i < n; i++ {
+			p := ps.At(i)
+			if p.Key == "" || !yield(p.Key, p.Value) {
+				return
+			}
 		}
 	}
-	return "", false
 }
 
 // Int returns the named parameter parsed as an int.
@@ -65,4 +108,23 @@ func (ps Params) Uint64(name string) (uint64, error) {
 // Bool returns the named parameter parsed as a bool (true or false).
 func (ps Params) Bool(name string) (bool, error) {
 	return strconv.ParseBool(ps.Get(name))
+}
+
+// paramList is the storage of Params.
+type paramList []Param
+
+// get returns the value of the named parameter, or "".
+func (ps paramList) get(name string) string {
+	v, _ := ps.lookup(name)
+	return v
+}
+
+// lookup returns the value of the named parameter and whether it exists.
+func (ps paramList) lookup(name string) (string, bool) {
+	for i := range ps {
+		if ps[i].Key == name {
+			return ps[i].Value, true
+		}
+	}
+	return "", false
 }

@@ -11,7 +11,7 @@ import (
 // and no parameter ever holds a dot segment.
 func TestEscapedDotSegments(t *testing.T) {
 	app := quietApp()
-	echo := func(c *Context) {
+	echo := func(c Context) {
 		if p := "/" + c.Param("p") + "/"; strings.Contains(p, "/../") || strings.Contains(p, "/./") {
 			t.Errorf("%s: parameter %q holds a dot segment", c.Path(), c.Param("p"))
 		}

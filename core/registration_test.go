@@ -116,7 +116,7 @@ func TestAnyMethodsIsACopy(t *testing.T) {
 
 // TestParamsTyped checks the typed getters, Uint included.
 func TestParamsTyped(t *testing.T) {
-	ps := Params{{"u", "42"}, {"neg", "-1"}, {"b", "true"}}
+	ps := paramsOf(paramList{{"u", "42"}, {"neg", "-1"}, {"b", "true"}})
 	if u, err := ps.Uint("u"); err != nil || u != 42 {
 		t.Errorf("Uint(u) = %d, %v", u, err)
 	}

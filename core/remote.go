@@ -13,10 +13,7 @@ import (
 	"strings"
 )
 
-// RemoteAddr returns the client's IP address: the connection's peer, or the
-// address from the trusted proxy header set with WithTrustedProxies.
-func (c *Context) RemoteAddr() string {
-	c.check()
+func (c *state) RemoteAddr() string {
 	peer := peerIP(c.request)
 	app := c.app
 	if app.proxyHeader == "" || !app.trusted(peer) {

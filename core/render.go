@@ -30,45 +30,36 @@ var (
 	nosniff       = []string{"nosniff"}
 )
 
-func (c *Context) setContentTypeIfUnset(ct []string) {
+func (c *state) setContentTypeIfUnset(ct []string) {
 	h := c.out.Header()
 	if _, ok := h["Content-Type"]; !ok {
 		h["Content-Type"] = ct
 	}
 }
 
-// Text writes s as text/plain (unless a Content-Type was set).
-func (c *Context) Text(s string) {
-	c.check()
+func (c *state) Text(s string) {
 	c.setContentTypeIfUnset(textPlainUTF8)
 	c.writeOrStop(c.WriteString(s))
 }
 
 // writeOrStop records a failed body write with StopWithError, so that the
 // writers that return nothing still report it through Err.
-func (c *Context) writeOrStop(_ int, err error) {
+func (c *state) writeOrStop(_ int, err error) {
 	if err != nil && err != ErrContextReleased {
 		c.StopWithError(err)
 	}
 }
 
-// HTML writes s as text/html (unless a Content-Type was set). s is sent as
-// is: escape untrusted data yourself or use View.
-func (c *Context) HTML(s string) {
-	c.check()
+func (c *state) HTML(s string) {
 	c.setContentTypeIfUnset(textHTMLUTF8)
 	c.writeOrStop(c.WriteString(s))
 }
 
-// JSON writes v encoded as JSON. A value that cannot be encoded stops the
-// chain with a 500 and nothing of the document is sent.
-func (c *Context) JSON(v any) {
+func (c *state) JSON(v any) {
 	c.JSONIndent(v, "")
 }
 
-// JSONIndent writes v encoded as JSON, each level indented by indent.
-func (c *Context) JSONIndent(v any, indent string) {
-	c.check()
+func (c *state) JSONIndent(v any, indent string) {
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
 	enc := json.NewEncoder(buf)
@@ -83,10 +74,7 @@ func (c *Context) JSONIndent(v any, indent string) {
 	c.writeBuffered(jsonUTF8, buf.B)
 }
 
-// XML writes v encoded as XML, with the XML header. A value that cannot be
-// encoded stops the chain with a 500.
-func (c *Context) XML(v any) {
-	c.check()
+func (c *state) XML(v any) {
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
 	buf.WriteString(xml.Header)
@@ -109,7 +97,7 @@ const netHTTPBuffer = 2048
 // is cheaper than setting the header here; a larger one gets the header
 // assigned directly, the key being canonical already, so that it is not
 // sent chunked.
-func (c *Context) writeBuffered(contentType []string, body []byte) {
+func (c *state) writeBuffered(contentType []string, body []byte) {
 	c.setContentTypeIfUnset(contentType)
 	if len(body) > netHTTPBuffer {
 		c.out.Header()["Content-Length"] = []string{strconv.Itoa(len(body))}
@@ -117,10 +105,7 @@ func (c *Context) writeBuffered(contentType []string, body []byte) {
 	c.writeOrStop(c.Write(body))
 }
 
-// Redirect replies with a redirect to url (absolute or relative to the
-// request path) and stops the chain. code must be a 3xx status; 0 means 302.
-func (c *Context) Redirect(url string, code int) {
-	c.check()
+func (c *state) Redirect(url string, code int) {
 	if code == 0 {
 		code = http.StatusFound
 	}

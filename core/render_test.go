@@ -15,7 +15,7 @@ import (
 // it net/http sizes the body, above it writeBuffered sets the header.
 func TestBufferedContentLength(t *testing.T) {
 	app := quietApp()
-	app.Get("/json/{n:int}", func(c *Context) {
+	app.Get("/json/{n:int}", func(c Context) {
 		n, _ := c.Params().Int("n")
 		c.JSON(strings.Repeat("a", n-2)) // a JSON string of n bytes
 	})
@@ -53,7 +53,7 @@ func TestBufferedContentLength(t *testing.T) {
 // a wrapping writer (a recorder, a middleware) sees it.
 func TestBufferedContentLengthHeader(t *testing.T) {
 	app := quietApp()
-	app.Get("/big", func(c *Context) { c.JSON(strings.Repeat("a", 2*netHTTPBuffer)) })
+	app.Get("/big", func(c Context) { c.JSON(strings.Repeat("a", 2*netHTTPBuffer)) })
 	w := do(app, "GET", "/big", nil)
 	if got, want := w.Header()["Content-Length"], strconv.Itoa(2*netHTTPBuffer+2); len(got) != 1 || got[0] != want || w.Body.Len() != 2*netHTTPBuffer+2 {
 		t.Errorf("Content-Length %q with %d body bytes, want %s", got, w.Body.Len(), want)

@@ -14,10 +14,8 @@ import "log/slog"
 // RequestIDKey is the Values key of the request ID.
 const RequestIDKey = "vireo.request_id"
 
-// RequestID returns the request's ID, or "" when no middleware gave it one.
-func (c *Context) RequestID() string {
-	c.check()
-	switch v := c.values.Get(RequestIDKey).(type) {
+func (c *state) RequestID() string {
+	switch v := c.values.get(RequestIDKey).(type) {
 	case string:
 		return v
 	case *string:
@@ -26,10 +24,7 @@ func (c *Context) RequestID() string {
 	return ""
 }
 
-// Logger returns the application's logger, with the request ID attached
-// (as "request_id") when the request has one, so that every line a handler
-// logs for the request can be matched with RequestLogger's.
-func (c *Context) Logger() *slog.Logger {
+func (c *state) Logger() *slog.Logger {
 	if id := c.RequestID(); id != "" {
 		return c.app.logger.With(slog.String("request_id", id))
 	}

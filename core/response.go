@@ -40,7 +40,7 @@ type responseWriter struct {
 	size        int64
 	wroteHeader bool
 	hijacked    bool
-	ctx         *Context          // set by OnBeforeWrite, for the hooks
+	ctx         *state            // set by OnBeforeWrite, to make the hooks' handle
 	hooks       []BeforeWriteHook // run once before the status goes out
 	refused     error             // a hook's error: the handler's writes are dropped
 
@@ -56,17 +56,10 @@ type responseWriter struct {
 // the error) and the response becomes the error page for that error, with
 // the status StatusOf gives it, exactly as after StopWithError.
 type BeforeWriteHook interface {
-	BeforeWrite(c *Context) error
+	BeforeWrite(ctx Context) error
 }
 
-// OnBeforeWrite registers h to run before the response's status line goes
-// out (see BeforeWriteHook); hooks run in registration order and the first
-// error stops them. A hook registered after the response started never
-// runs. It does not allocate once the pooled Context has held as many hooks
-// before; h itself should be a pointer (a pointer in an interface does not
-// allocate, a closure usually does).
-func (c *Context) OnBeforeWrite(h BeforeWriteHook) {
-	c.check()
+func (c *state) OnBeforeWrite(h BeforeWriteHook) {
 	c.writer.ctx = c
 	c.writer.hooks = append(c.writer.hooks, h)
 }
@@ -79,7 +72,7 @@ func (rw *responseWriter) runHooks() bool {
 	var err error
 	for i, h := range hooks {
 		if err == nil {
-			err = h.BeforeWrite(rw.ctx)
+			err = h.BeforeWrite(rw.ctx.handle())
 		}
 		hooks[i] = nil
 	}

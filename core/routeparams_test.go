@@ -8,7 +8,7 @@ import (
 func TestRouteParams(t *testing.T) {
 	app := New()
 	api := app.Party("/api/{tenant:alpha}")
-	h := func(*Context) {}
+	h := func(Context) {}
 	tests := []struct {
 		name  string
 		route *Route

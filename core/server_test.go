@@ -58,7 +58,7 @@ func TestGracefulShutdown(t *testing.T) {
 	out := &syncBuffer{}
 	app := quietApp(WithStartupOutput(out))
 	started := make(chan struct{}, 10)
-	app.Get("/slow", func(c *Context) {
+	app.Get("/slow", func(c Context) {
 		started <- struct{}{}
 		time.Sleep(300 * time.Millisecond)
 		c.WriteString("finished")
@@ -172,14 +172,14 @@ func TestServerDefaults(t *testing.T) {
 // connection forever, and that a handler can extend its deadlines.
 func TestBodyDeadline(t *testing.T) {
 	app := quietApp(WithStartupOutput(nil))
-	app.Post("/upload", func(c *Context) {
+	app.Post("/upload", func(c Context) {
 		if _, err := c.ReadBody(); err != nil {
 			c.StopWithError(err)
 			return
 		}
 		c.Text("read")
 	})
-	app.Post("/long", func(c *Context) {
+	app.Post("/long", func(c Context) {
 		rc := http.NewResponseController(c.ResponseWriter())
 		if err := rc.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
 			c.StopWithError(err)
@@ -236,7 +236,7 @@ func TestWriteDeadline(t *testing.T) {
 	app := quietApp(WithStartupOutput(nil), WithWriteTimeout(time.Second))
 	writeErr := make(chan error, 1)
 	chunk := strings.Repeat("x", 64<<10)
-	app.Get("/big", func(c *Context) {
+	app.Get("/big", func(c Context) {
 		for i := 0; i < 1024; i++ { // 64 MiB, far more than the buffers hold
 			if _, err := c.WriteString(chunk); err != nil {
 				writeErr <- err
@@ -245,7 +245,7 @@ func TestWriteDeadline(t *testing.T) {
 		}
 		writeErr <- nil
 	})
-	app.Get("/medium", func(c *Context) { c.WriteString(strings.Repeat("m", 100<<10)) })
+	app.Get("/medium", func(c Context) { c.WriteString(strings.Repeat("m", 100<<10)) })
 	app.Get("/small", ok("small"))
 	addr, done := startServer(t, app)
 	defer func() { app.Shutdown(context.Background()); <-done }()

@@ -52,25 +52,25 @@ type contentTag struct {
 // serveFS returns a handler serving files of fsys named by parameter param.
 func serveFS(fsys fs.FS, param string) Handler {
 	fsrv := &fileServer{fsys: fsys}
-	return func(c *Context) {
+	return stateHandler(func(c *state, _ Context) {
 		name, ok := safeFileName(c, param)
 		if !ok {
 			c.StopWithError(errBadFilePath)
 			return
 		}
 		fsrv.serve(c, name, true)
-	}
+	})
 }
 
 // safeFileName returns the fs.FS name of the requested file, or false when
 // the request tries to leave the root or smuggle separators.
-func safeFileName(c *Context, param string) (string, bool) {
+func safeFileName(c *state, param string) (string, bool) {
 	raw := c.request.URL.EscapedPath()
 	lower := strings.ToLower(raw)
 	if strings.Contains(lower, "%2f") || strings.Contains(lower, "%5c") || strings.Contains(lower, "%00") {
 		return "", false
 	}
-	name := c.params.Get(param)
+	name := c.params.get(param)
 	if strings.ContainsAny(name, "\\\x00") {
 		return "", false
 	}
@@ -90,7 +90,7 @@ func safeFileName(c *Context, param string) (string, bool) {
 }
 
 // serve serves name; directories serve their index.html.
-func (fsrv *fileServer) serve(c *Context, name string, allowIndex bool) {
+func (fsrv *fileServer) serve(c *state, name string, allowIndex bool) {
 	f, err := fsrv.fsys.Open(name)
 	if err != nil {
 		c.StopWithError(fsError(err))
@@ -188,13 +188,7 @@ func fsError(err error) error {
 	return err
 }
 
-// ServeFile serves the named file from the local file system with
-// http.ServeContent (conditional requests, ranges, Content-Type by
-// extension). A missing file or a directory is a 404 and an unreadable one
-// a 403, both through the application's error pages. name is trusted:
-// never build it from request input; use HandleDir for that.
-func (c *Context) ServeFile(name string) {
-	c.check()
+func (c *state) ServeFile(name string) {
 	f, err := os.Open(name)
 	if err != nil {
 		c.StopWithError(fsError(err))

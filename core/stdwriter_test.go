@@ -44,8 +44,8 @@ func TestErrorPagesThroughStdWriter(t *testing.T) {
 			app := quietApp()
 			tt.install(app)
 			app.Get("/ok", ok("fine"))
-			app.Get("/fail", func(c *Context) { c.StopWithError(NewHTTPError(http.StatusConflict, "already there")) })
-			app.Get("/teapot", func(c *Context) { c.StopWithStatus(http.StatusTeapot) })
+			app.Get("/fail", func(c Context) { c.StopWithError(NewHTTPError(http.StatusConflict, "already there")) })
+			app.Get("/teapot", func(c Context) { c.StopWithStatus(http.StatusTeapot) })
 			app.Post("/only-post", ok(""))
 			cases := []struct {
 				method, target string

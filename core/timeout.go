@@ -58,20 +58,11 @@ func WithRequestTimeout(d time.Duration) Option {
 			app.recordError("", "", fmt.Errorf("WithRequestTimeout: duration %v is not positive", d))
 			return
 		}
-		app.routerMiddleware = append(app.routerMiddleware, func(c *Context) { c.NextWithTimeout(d, nil) })
+		app.routerMiddleware = append(app.routerMiddleware, func(ctx Context) { ctx.NextWithTimeout(d, nil) })
 	}
 }
 
-// NextWithTimeout runs the rest of the chain like Next, with a deadline of
-// d on Request().Context(). It reports whether the deadline passed first;
-// then the client got resp at the deadline (when resp is nil: 503,
-// text/plain, "Service Unavailable: the request took too long") and the
-// chain's writes were refused with http.ErrHandlerTimeout. The chain runs
-// in a goroutine of its own and its response is buffered until it returns,
-// so it cannot stream; after a timeout the Context stays out of the pool
-// until the chain returns, so a late handler never reaches another request.
-func (c *Context) NextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOut bool) {
-	c.check()
+func (c *state) NextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOut bool) {
 	if resp == nil {
 		resp = &defaultTimeoutResponse
 	}
@@ -95,7 +86,7 @@ func (c *Context) NextWithTimeout(d time.Duration, resp *TimeoutResponse) (timed
 	done := make(chan result, 1)
 	go func() {
 		defer func() { done <- result{recover(), tctx.Err() != nil} }()
-		c.Next()
+		c.next(c.handle())
 	}()
 
 	var res result
@@ -165,7 +156,7 @@ func writeTimeout(w http.ResponseWriter, resp *TimeoutResponse) int {
 // timeoutWriter is the writer of a chain running under NextWithTimeout.
 type timeoutWriter struct {
 	mu       sync.Mutex
-	c        *Context
+	c        *state
 	deadline context.Context
 	h        http.Header
 	buf      bytes.Buffer
@@ -220,7 +211,7 @@ func (tw *timeoutWriter) FlushError() error {
 // copyTo sends what the chain wrote, after it returned in time, through
 // the writer that was installed before NextWithTimeout (a compressing
 // writer of an outer middleware, say).
-func (tw *timeoutWriter) copyTo(c *Context) {
+func (tw *timeoutWriter) copyTo(c *state) {
 	h := c.out.Header()
 	clear(h)
 	for k, v := range tw.h {

@@ -37,10 +37,10 @@ func (c card) HTML() string { return "<h1>" + html.EscapeString(c.title) + "</h1
 
 func TestNegotiate(t *testing.T) {
 	app := New(WithStartupOutput(nil))
-	app.Get("/p", func(c *Context) { c.Negotiate(point{1, 2}) })
-	app.Get("/json-or-xml", func(c *Context) { c.Negotiate(point{1, 2}, MIMEJSON, MIMEXML) })
-	app.Get("/user-text", func(c *Context) { c.Negotiate(c.Query("q"), MIMEHTML, MIMEText) })
-	app.Get("/card", func(c *Context) { c.Negotiate(card{"a<b"}, MIMEHTML) })
+	app.Get("/p", func(c Context) { c.Negotiate(point{1, 2}) })
+	app.Get("/json-or-xml", func(c Context) { c.Negotiate(point{1, 2}, MIMEJSON, MIMEXML) })
+	app.Get("/user-text", func(c Context) { c.Negotiate(c.Query("q"), MIMEHTML, MIMEText) })
+	app.Get("/card", func(c Context) { c.Negotiate(card{"a<b"}, MIMEHTML) })
 	tests := []struct {
 		path, accept string
 		status       int
@@ -85,8 +85,8 @@ func TestAttachment(t *testing.T) {
 		t.Fatal(err)
 	}
 	app := New(WithStartupOutput(nil))
-	app.Get("/named", func(c *Context) { c.Download(filepath.Join(dir, "report.csv"), "Q1 résumé \"x\".csv") })
-	app.Get("/plain", func(c *Context) { c.Download(filepath.Join(dir, "report.csv"), "") })
+	app.Get("/named", func(c Context) { c.Download(filepath.Join(dir, "report.csv"), "Q1 résumé \"x\".csv") })
+	app.Get("/plain", func(c Context) { c.Download(filepath.Join(dir, "report.csv"), "") })
 	tests := []struct{ path, want string }{
 		{"/plain", `attachment; filename="report.csv"`},
 		{"/named", `attachment; filename="Q1 r_sum_ _x_.csv"; filename*=UTF-8''Q1%20r%C3%A9sum%C3%A9%20%22x%22.csv`},
@@ -106,7 +106,7 @@ func TestAttachment(t *testing.T) {
 func TestSSE(t *testing.T) {
 	next := make(chan struct{})
 	app := New(WithStartupOutput(nil))
-	app.Get("/events", func(c *Context) {
+	app.Get("/events", func(c Context) {
 		s, err := c.SSE()
 		if err != nil {
 			c.StopWithError(err)
@@ -185,7 +185,7 @@ func TestListenTLS(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	app := New(WithStartupOutput(nil))
-	app.Get("/", func(c *Context) { c.Text(c.Request().Proto + " " + c.Scheme()) })
+	app.Get("/", func(c Context) { c.Text(c.Request().Proto + " " + c.Scheme()) })
 	errc := make(chan error, 1)
 	go func() { errc <- app.ListenTLS(addr, certFile, keyFile) }()
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: true}}
@@ -229,7 +229,7 @@ func TestSSEDataLineBreaks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		app := New(WithStartupOutput(nil))
-		app.Get("/events", func(c *Context) {
+		app.Get("/events", func(c Context) {
 			s, err := c.SSE()
 			if err != nil {
 				c.StopWithError(err)
@@ -273,10 +273,10 @@ func TestServeFileErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	app := New(WithStartupOutput(nil))
-	app.OnErrorCode(http.StatusNotFound, func(c *Context) { c.Text("custom 404") })
-	app.Get("/file/{name}", func(c *Context) { c.ServeFile(filepath.Join(dir, c.Param("name"))) })
-	app.Get("/dir", func(c *Context) { c.ServeFile(dir) })
-	app.Get("/missing-download", func(c *Context) { c.Download(filepath.Join(dir, "none.csv"), "") })
+	app.OnErrorCode(http.StatusNotFound, func(c Context) { c.Text("custom 404") })
+	app.Get("/file/{name}", func(c Context) { c.ServeFile(filepath.Join(dir, c.Param("name"))) })
+	app.Get("/dir", func(c Context) { c.ServeFile(dir) })
+	app.Get("/missing-download", func(c Context) { c.Download(filepath.Join(dir, "none.csv"), "") })
 	tests := []struct {
 		path   string
 		status int

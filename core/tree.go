@@ -151,7 +151,7 @@ func (n *node) insertParam(tk token, pattern string) (*node, error) {
 // *ps. Where a node offers a single way on, lookup loops instead of
 // recursing; it recurses only at branch points, which restore *ps on
 // failure.
-func (n *node) lookup(path string, ps *Params) *Route {
+func (n *node) lookup(path string, ps *paramList) *Route {
 walk:
 	for {
 		if path == "" {

@@ -16,13 +16,14 @@ func serve(t *testing.T, routes []string, method, target string, opts ...Option)
 	for _, r := range routes {
 		m, p, _ := strings.Cut(r, " ")
 		label := r
-		app.Handle(m, p, func(c *Context) {
+		app.Handle(m, p, func(c Context) {
 			var b strings.Builder
 			b.WriteString(label + "|")
-			for i, p := range c.Params() {
+			for i := range c.Params().Len() {
 				if i > 0 {
 					b.WriteByte(',')
 				}
+				p := c.Params().At(i)
 				b.WriteString(p.Key + "=" + p.Value)
 			}
 			c.WriteString(b.String())
@@ -132,7 +133,7 @@ func TestRegistrationErrors(t *testing.T) {
 				if tt.name == "bad method" {
 					m, p = "G T", "/a"
 				}
-				last = app.Handle(m, p, func(*Context) {})
+				last = app.Handle(m, p, func(Context) {})
 			}
 			if last.Err() == nil || !strings.Contains(last.Err().Error(), tt.want) {
 				t.Fatalf("Route.Err() = %v; want it to contain %q", last.Err(), tt.want)
@@ -158,7 +159,7 @@ func TestRegistrationErrors(t *testing.T) {
 func TestDifferentKindsShareAPosition(t *testing.T) {
 	app := New()
 	for _, p := range []string{"/u/{id:int}", "/u/{name}", "/u/{rest...}", "/u/{flag:bool}"} {
-		if err := app.Get(p, func(*Context) {}).Err(); err != nil {
+		if err := app.Get(p, func(Context) {}).Err(); err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
 	}

@@ -66,10 +66,7 @@ func (e *ValidationError) Error() string {
 // StatusCode returns 400.
 func (e *ValidationError) StatusCode() int { return http.StatusBadRequest }
 
-// Validate runs the application's Validator on v (nil when there is none).
-// Errors come back as a *ValidationError or an HTTPError of 400, ready for
-// StopWithError.
-func (c *Context) Validate(v any) error {
+func (c *state) Validate(v any) error {
 	if c.app.validator == nil {
 		return nil
 	}
@@ -90,7 +87,7 @@ func (c *Context) Validate(v any) error {
 
 // writeValidationError writes a ValidationError as the JSON error page; it
 // reports false for other errors.
-func writeValidationError(c *Context) bool {
+func writeValidationError(c *state) bool {
 	var ve *ValidationError
 	if !errors.As(c.err, &ve) {
 		return false
@@ -99,12 +96,7 @@ func writeValidationError(c *Context) bool {
 	return true
 }
 
-// ReadXML decodes the XML request body into v, then validates it. Like
-// ReadJSON it answers a body that does not say it is XML (Content-Type
-// application/xml, text/xml or a +xml type) with 415,
-// malformed XML or trailing data with 400 and an oversized body with 413.
-func (c *Context) ReadXML(v any) error {
-	c.check()
+func (c *state) ReadXML(v any) error {
 	// A missing Content-Type is refused too: a cross-site page can send a
 	// body without one (a Blob with no type) and no CORS preflight.
 	ct := c.request.Header.Get("Content-Type")

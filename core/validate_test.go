@@ -34,7 +34,7 @@ func itemValidator(v any) error {
 func TestReadersValidate(t *testing.T) {
 	app := New(WithStartupOutput(nil), WithValidator(ValidatorFunc(itemValidator)), WithBodyLimit(64))
 	read := func(kind string) Handler {
-		return func(c *Context) {
+		return func(c Context) {
 			var it item
 			var err error
 			switch kind {
@@ -55,7 +55,7 @@ func TestReadersValidate(t *testing.T) {
 	for _, k := range []string{"json", "xml", "form"} {
 		app.Post("/"+k, read(k))
 	}
-	app.Post("/raw", func(c *Context) {
+	app.Post("/raw", func(c Context) {
 		_, err := io.ReadAll(c.Request().Body)
 		if err != nil {
 			c.StopWithError(bodyError(err, "reading"))
@@ -112,7 +112,7 @@ func TestReadersValidate(t *testing.T) {
 
 func TestValidateOtherErrors(t *testing.T) {
 	app := New(WithStartupOutput(nil), WithValidator(ValidatorFunc(func(any) error { return io.ErrUnexpectedEOF })))
-	app.Post("/", func(c *Context) {
+	app.Post("/", func(c Context) {
 		var v map[string]any
 		if err := c.ReadJSON(&v); err != nil {
 			c.StopWithError(err)

@@ -1,14 +1,84 @@
 // Request-scoped values.
 //
-// Values is a small slice of key/value pairs owned by the pooled Context:
-// a request rarely carries more than a handful, a linear scan beats a map at
-// that size, and resetting it keeps the backing array for the next request.
+// The values live in a valueList, a small slice of key/value pairs owned
+// by the pooled request state: a request rarely carries more than a
+// handful, a linear scan beats a map at that size, and resetting it keeps
+// the backing array for the next request. Values, what ctx.Values returns,
+// is a Context handle under another name: each method checks the handle
+// as every Context method does, so a Values kept past its request reads
+// nothing and stores nothing.
 
 package core
 
-// Values is a request-scoped store that middleware uses to hand data to
-// later handlers. It is reset between requests.
+// Values is the request-scoped store that middleware uses to hand data to
+// later handlers, returned by Context.Values. It is emptied between
+// requests; once its request is over it holds nothing and Set does
+// nothing.
 type Values struct {
+	c Context
+}
+
+// Set stores value under key, replacing any previous value.
+func (v Values) Set(key string, value any) {
+	if s := v.c.enter(); s != nil {
+		s.values.set(key, value)
+		s.exit()
+	}
+}
+
+// Get returns the value stored under key, or nil.
+func (v Values) Get(key string) any {
+	s := v.c.enter()
+	if s == nil {
+		return nil
+	}
+	val := s.values.get(key)
+	s.exit()
+	return val
+}
+
+// GetString returns the value stored under key if it is a string, else "".
+func (v Values) GetString(key string) string {
+	s, _ := v.Get(key).(string)
+	return s
+}
+
+// Delete removes key.
+func (v Values) Delete(key string) {
+	if s := v.c.enter(); s != nil {
+		s.values.delete(key)
+		s.exit()
+	}
+}
+
+// Len returns the number of values.
+func (v Values) Len() int {
+	s := v.c.enter()
+	if s == nil {
+		return 0
+	}
+	n := len(s.values.entries)
+	s.exit()
+	return n
+}
+
+// Range calls fn for each value in insertion order until fn returns false.
+// fn must not call Set or Delete.
+func (v Values) Range(fn func(key string, value any) bool) {
+	s := v.c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit()
+	for _, e := range s.values.entries {
+		if !fn(e.key, e.value) {
+			return
+		}
+	}
+}
+
+// valueList is the storage of Values.
+type valueList struct {
 	entries []valueEntry
 }
 
@@ -17,8 +87,7 @@ type valueEntry struct {
 	value any
 }
 
-// Set stores value under key, replacing any previous value.
-func (v *Values) Set(key string, value any) {
+func (v *valueList) set(key string, value any) {
 	for i := range v.entries {
 		if v.entries[i].key == key {
 			v.entries[i].value = value
@@ -28,8 +97,7 @@ func (v *Values) Set(key string, value any) {
 	v.entries = append(v.entries, valueEntry{key, value})
 }
 
-// Get returns the value stored under key, or nil.
-func (v *Values) Get(key string) any {
+func (v *valueList) get(key string) any {
 	for i := range v.entries {
 		if v.entries[i].key == key {
 			return v.entries[i].value
@@ -38,14 +106,7 @@ func (v *Values) Get(key string) any {
 	return nil
 }
 
-// GetString returns the value stored under key if it is a string, else "".
-func (v *Values) GetString(key string) string {
-	s, _ := v.Get(key).(string)
-	return s
-}
-
-// Delete removes key.
-func (v *Values) Delete(key string) {
+func (v *valueList) delete(key string) {
 	for i := range v.entries {
 		if v.entries[i].key == key {
 			v.entries = append(v.entries[:i], v.entries[i+1:]...)
@@ -55,23 +116,11 @@ func (v *Values) Delete(key string) {
 	}
 }
 
-// Len returns the number of values.
-func (v *Values) Len() int { return len(v.entries) }
-
-// Range calls fn for each value in insertion order until fn returns false.
-func (v *Values) Range(fn func(key string, value any) bool) {
-	for _, e := range v.entries {
-		if !fn(e.key, e.value) {
-			return
-		}
-	}
-}
-
-func (v *Values) reset() {
+func (v *valueList) reset() {
 	clear(v.entries) // drop references so the GC can collect them
 	v.entries = v.entries[:0]
 }
 
-func (v *Values) clone() Values {
-	return Values{entries: append([]valueEntry(nil), v.entries...)}
+func (v *valueList) clone() valueList {
+	return valueList{entries: append([]valueEntry(nil), v.entries...)}
 }

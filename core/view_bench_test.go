@@ -23,7 +23,7 @@ func BenchmarkView(b *testing.B) {
 	if err := app.RegisterView(pageEngine{page: strings.Repeat("<p>vireo</p>", 128)}); err != nil {
 		b.Fatal(err)
 	}
-	app.Get("/", func(ctx *Context) { ctx.View("index.html", nil) })
+	app.Get("/", func(ctx Context) { ctx.View("index.html", nil) })
 	if err := app.Build(); err != nil {
 		b.Fatal(err)
 	}

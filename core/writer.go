@@ -17,28 +17,14 @@ package core
 
 import "net/http"
 
-// SetResponseWriter makes w the writer the rest of the request writes to,
-// and returns the writer it replaces so the middleware can restore it when
-// its Next returns. w usually wraps the returned writer; it must pass
-// WriteHeader on so that Status and the error handlers see the status.
-func (c *Context) SetResponseWriter(w http.ResponseWriter) (previous http.ResponseWriter) {
-	c.check()
-	previous = c.out
+func (c *state) SetResponseWriter(w http.ResponseWriter) {
 	if w == nil {
 		w = &c.writer
 	}
 	c.out = w
-	return previous
 }
 
-// WriteErrorPage runs the error handler for the current status now, when
-// the status is an error (400 or more), nothing has been written and the
-// handler has not run yet for this request. Middleware that installs a
-// writer with SetResponseWriter calls it after Next, before finishing its
-// writer, so that error pages (404, 500, StopWithError) go through it like
-// any other body.
-func (c *Context) WriteErrorPage() {
-	c.check()
+func (c *state) WriteErrorPage() {
 	if c.writer.status >= 400 && !c.Written() {
 		c.app.safeFireError(c)
 	}

@@ -39,8 +39,8 @@ type AuthOption func(*authConfig) error
 type authConfig struct {
 	realm     string
 	users     map[string][sha256.Size]byte
-	validate  func(ctx *core.Context, user, password string) bool
-	validateT func(ctx *core.Context, token string) bool
+	validate  func(ctx core.Context, user, password string) bool
+	validateT func(ctx core.Context, token string) bool
 }
 
 // WithRealm sets the realm of the challenge (default "Restricted").
@@ -69,7 +69,7 @@ func WithUsers(users map[string]string) AuthOption {
 
 // WithBasicValidator makes BasicAuth ask fn about credentials the user
 // table does not hold. fn should compare secrets in constant time.
-func WithBasicValidator(fn func(ctx *core.Context, user, password string) bool) AuthOption {
+func WithBasicValidator(fn func(ctx core.Context, user, password string) bool) AuthOption {
 	return func(c *authConfig) error {
 		if fn == nil {
 			return errors.New("middleware: BasicAuth: nil validator")
@@ -80,7 +80,7 @@ func WithBasicValidator(fn func(ctx *core.Context, user, password string) bool) 
 }
 
 // WithTokenValidator sets BearerAuth's validator (required).
-func WithTokenValidator(fn func(ctx *core.Context, token string) bool) AuthOption {
+func WithTokenValidator(fn func(ctx core.Context, token string) bool) AuthOption {
 	return func(c *authConfig) error {
 		if fn == nil {
 			return errors.New("middleware: BearerAuth: nil validator")
@@ -119,7 +119,7 @@ func BasicAuth(opts ...AuthOption) (core.Handler, error) {
 		return nil, errors.New("middleware: BasicAuth: WithTokenValidator is BearerAuth's option")
 	}
 	challenge := []string{`Basic realm="` + cfg.realm + `", charset="UTF-8"`}
-	return func(ctx *core.Context) {
+	return func(ctx core.Context) {
 		user, pass, ok := ctx.Request().BasicAuth()
 		if ok {
 			want, known := cfg.users[user]
@@ -133,7 +133,7 @@ func BasicAuth(opts ...AuthOption) (core.Handler, error) {
 			}
 		}
 		if !ok {
-			ctx.ResponseWriter().Header()["Www-Authenticate"] = challenge
+			ctx.Header()["Www-Authenticate"] = challenge
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}
@@ -152,7 +152,7 @@ func MustBasicAuth(opts ...AuthOption) core.Handler {
 }
 
 // BasicAuthUser returns the user BasicAuth authenticated, or "".
-func BasicAuthUser(ctx *core.Context) string { return ctx.Values().GetString(BasicAuthUserKey) }
+func BasicAuthUser(ctx core.Context) string { return ctx.Values().GetString(BasicAuthUserKey) }
 
 // BearerAuth returns middleware requiring a bearer token accepted by the
 // WithTokenValidator func, or an error when there is none.
@@ -169,15 +169,15 @@ func BearerAuth(opts ...AuthOption) (core.Handler, error) {
 	}
 	missing := []string{`Bearer realm="` + cfg.realm + `"`}
 	invalid := []string{`Bearer realm="` + cfg.realm + `", error="invalid_token"`}
-	return func(ctx *core.Context) {
+	return func(ctx core.Context) {
 		token, ok := ExtractBearer(ctx.Request())
 		if !ok {
-			ctx.ResponseWriter().Header()["Www-Authenticate"] = missing
+			ctx.Header()["Www-Authenticate"] = missing
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}
 		if !cfg.validateT(ctx, token) {
-			ctx.ResponseWriter().Header()["Www-Authenticate"] = invalid
+			ctx.Header()["Www-Authenticate"] = invalid
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}
@@ -208,4 +208,4 @@ func ExtractBearer(r *http.Request) (string, bool) {
 }
 
 // BearerToken returns the token BearerAuth accepted, or "".
-func BearerToken(ctx *core.Context) string { return ctx.Values().GetString(BearerTokenKey) }
+func BearerToken(ctx core.Context) string { return ctx.Values().GetString(BearerTokenKey) }

@@ -10,11 +10,11 @@ import (
 
 func TestBasicAuth(t *testing.T) {
 	mw := MustBasicAuth(WithRealm("admin area"), WithUsers(map[string]string{"admin": "secret"}),
-		WithBasicValidator(func(ctx *core.Context, u, p string) bool {
+		WithBasicValidator(func(ctx core.Context, u, p string) bool {
 			return u == "ldap" && subtle.ConstantTimeCompare([]byte(p), []byte("pw")) == 1
 		}))
 	app := core.New(core.WithStartupOutput(nil))
-	app.Get("/admin", mw, func(ctx *core.Context) { ctx.WriteString("hello " + BasicAuthUser(ctx)) })
+	app.Get("/admin", mw, func(ctx core.Context) { ctx.WriteString("hello " + BasicAuthUser(ctx)) })
 	tests := []struct {
 		name       string
 		user, pass string
@@ -51,7 +51,7 @@ func TestBasicAuth(t *testing.T) {
 		})
 	}
 	for i, opts := range [][]AuthOption{nil, {WithRealm(`a"b`)}, {WithUsers(map[string]string{"a:b": "x"})}, {WithBasicValidator(nil)},
-		{WithUsers(map[string]string{"a": "b"}), WithTokenValidator(func(*core.Context, string) bool { return true })}} {
+		{WithUsers(map[string]string{"a": "b"}), WithTokenValidator(func(core.Context, string) bool { return true })}} {
 		if _, err := BasicAuth(opts...); err == nil {
 			t.Errorf("config %d: no error", i)
 		}
@@ -59,9 +59,9 @@ func TestBasicAuth(t *testing.T) {
 }
 
 func TestBearerAuth(t *testing.T) {
-	mw := MustBearerAuth(WithRealm("api"), WithTokenValidator(func(ctx *core.Context, tok string) bool { return tok == "t0k3n" }))
+	mw := MustBearerAuth(WithRealm("api"), WithTokenValidator(func(ctx core.Context, tok string) bool { return tok == "t0k3n" }))
 	app := core.New(core.WithStartupOutput(nil))
-	app.Get("/api", mw, func(ctx *core.Context) { ctx.WriteString("token " + BearerToken(ctx)) })
+	app.Get("/api", mw, func(ctx core.Context) { ctx.WriteString("token " + BearerToken(ctx)) })
 	tests := []struct {
 		auth      string
 		status    int
@@ -105,5 +105,5 @@ func BenchmarkBasicAuth(b *testing.B) {
 func BenchmarkBearerAuth(b *testing.B) {
 	req := httptest.NewRequest("GET", "/data", nil)
 	req.Header.Set("Authorization", "Bearer t0k3n")
-	runBench(b, benchApp(b, MustBearerAuth(WithTokenValidator(func(_ *core.Context, t string) bool { return t == "t0k3n" }))), req)
+	runBench(b, benchApp(b, MustBearerAuth(WithTokenValidator(func(_ core.Context, t string) bool { return t == "t0k3n" }))), req)
 }

@@ -216,15 +216,15 @@ func MustCompress(opts ...CompressOption) core.Handler {
 	return h
 }
 
-func (m *compress) serve(ctx *core.Context) {
+func (m *compress) serve(ctx core.Context) {
 	r := ctx.Request()
-	prev := ctx.ResponseWriter()
-	addVary(prev.Header(), varyAcceptEncoding)
+	addVary(ctx.Header(), varyAcceptEncoding)
 	enc := m.negotiate(r.Header["Accept-Encoding"])
 	if enc == nil || r.Method == http.MethodHead || r.Header.Get("Range") != "" {
 		ctx.Next()
 		return
 	}
+	prev := ctx.ResponseWriter()
 	cw := m.writers.Get().(*compressWriter)
 	cw.reset(m, prev, enc)
 	ctx.SetResponseWriter(cw)
@@ -240,7 +240,7 @@ func (m *compress) serve(ctx *core.Context) {
 // response so far is abandoned: no compressed stream has reached the
 // client (else the core would not write a 500 page), so the header that
 // announced one is removed.
-func (m *compress) finish(ctx *core.Context, cw *compressWriter, prev http.ResponseWriter) {
+func (m *compress) finish(ctx core.Context, cw *compressWriter, prev http.ResponseWriter) {
 	ctx.SetResponseWriter(prev)
 	if !cw.closed {
 		if !ctx.Written() {

@@ -55,48 +55,48 @@ func compressApp(t testing.TB, opts ...CompressOption) *core.Application {
 	t.Helper()
 	app := core.New(core.WithStartupOutput(nil), core.WithLogger(discardLogger()))
 	app.UseRouter(MustCompress(opts...))
-	app.Get("/text", func(ctx *core.Context) { ctx.WriteString(bigText) })
-	app.Get("/small", func(ctx *core.Context) { ctx.WriteString("tiny") })
-	app.Get("/json", func(ctx *core.Context) {
+	app.Get("/text", func(ctx core.Context) { ctx.WriteString(bigText) })
+	app.Get("/small", func(ctx core.Context) { ctx.WriteString("tiny") })
+	app.Get("/json", func(ctx core.Context) {
 		ctx.SetResponseHeader("Content-Type", "application/json")
 		ctx.WriteString(`{"text":"` + bigText + `"}`)
 	})
-	app.Get("/png", func(ctx *core.Context) {
+	app.Get("/png", func(ctx core.Context) {
 		ctx.SetResponseHeader("Content-Type", "image/png")
 		ctx.WriteString(bigText)
 	})
-	app.Get("/encoded", func(ctx *core.Context) {
+	app.Get("/encoded", func(ctx core.Context) {
 		ctx.SetResponseHeader("Content-Encoding", "gzip")
 		ctx.SetResponseHeader("Content-Type", "text/plain")
 		ctx.WriteString(bigText)
 	})
-	app.Get("/sized", func(ctx *core.Context) {
+	app.Get("/sized", func(ctx core.Context) {
 		ctx.SetResponseHeader("Content-Type", "text/plain")
 		ctx.SetResponseHeader("Content-Length", "2800")
 		ctx.SetResponseHeader("Etag", `"abc"`)
 		ctx.WriteString(bigText)
 	})
-	app.Get("/nocontent", func(ctx *core.Context) { ctx.SetStatus(http.StatusNoContent) })
-	app.Get("/notmodified", func(ctx *core.Context) { ctx.SetStatus(http.StatusNotModified) })
-	app.Get("/fail", func(ctx *core.Context) {
+	app.Get("/nocontent", func(ctx core.Context) { ctx.SetStatus(http.StatusNoContent) })
+	app.Get("/notmodified", func(ctx core.Context) { ctx.SetStatus(http.StatusNotModified) })
+	app.Get("/fail", func(ctx core.Context) {
 		ctx.StopWithError(core.NewHTTPError(http.StatusBadRequest, bigText))
 	})
-	app.Get("/teapot", func(ctx *core.Context) {
+	app.Get("/teapot", func(ctx core.Context) {
 		ctx.SetStatus(http.StatusTeapot)
 		ctx.WriteString("short and stout")
 	})
-	app.Get("/file", func(ctx *core.Context) {
+	app.Get("/file", func(ctx core.Context) {
 		http.ServeContent(ctx.ResponseWriter(), ctx.Request(), "f.txt", time.Time{}, strings.NewReader(bigText))
 	})
-	app.OnErrorCode(http.StatusNotFound, func(ctx *core.Context) {
+	app.OnErrorCode(http.StatusNotFound, func(ctx core.Context) {
 		ctx.SetResponseHeader("Content-Type", "text/html; charset=utf-8")
 		ctx.WriteString("<h1>Not here</h1>" + bigText)
 	})
-	app.OnErrorCode(http.StatusInternalServerError, func(ctx *core.Context) {
+	app.OnErrorCode(http.StatusInternalServerError, func(ctx core.Context) {
 		ctx.SetResponseHeader("Content-Type", "text/html; charset=utf-8")
 		ctx.WriteString("<h1>Broken</h1>" + bigText)
 	})
-	app.Get("/error500", func(ctx *core.Context) { ctx.StopWithError(errors.New("db down")) })
+	app.Get("/error500", func(ctx core.Context) { ctx.StopWithError(errors.New("db down")) })
 	if err := app.Build(); err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestCompressNegotiation(t *testing.T) {
 			}
 			app := core.New(core.WithStartupOutput(nil))
 			app.UseRouter(MustCompress(opts...))
-			app.Get("/", func(ctx *core.Context) { ctx.WriteString(bigText) })
+			app.Get("/", func(ctx core.Context) { ctx.WriteString(bigText) })
 			req := httptest.NewRequest("GET", "/", nil)
 			if tt.accept != "" {
 				req.Header.Set("Accept-Encoding", tt.accept)
@@ -252,11 +252,11 @@ func TestCompressOptions(t *testing.T) {
 	// Min size 0 and a narrower type list.
 	app := core.New(core.WithStartupOutput(nil))
 	app.UseRouter(MustCompress(WithMinSize(0), WithContentTypes("application/json"), WithLevel("gzip", 9)))
-	app.Get("/j", func(ctx *core.Context) {
+	app.Get("/j", func(ctx core.Context) {
 		ctx.SetResponseHeader("Content-Type", "application/json")
 		ctx.WriteString("{}")
 	})
-	app.Get("/t", func(ctx *core.Context) { ctx.WriteString(bigText) })
+	app.Get("/t", func(ctx core.Context) { ctx.WriteString(bigText) })
 	for path, want := range map[string]string{"/j": "gzip", "/t": "", "/none": ""} {
 		req := httptest.NewRequest("GET", path, nil)
 		req.Header.Set("Accept-Encoding", "gzip")
@@ -276,7 +276,7 @@ func TestCompressFlushStreams(t *testing.T) {
 			next := make(chan struct{})
 			app := core.New(core.WithStartupOutput(nil))
 			app.UseRouter(MustCompress())
-			app.Get("/events", func(ctx *core.Context) {
+			app.Get("/events", func(ctx core.Context) {
 				ctx.SetResponseHeader("Content-Type", "text/event-stream")
 				for i := 0; i < 3; i++ {
 					ctx.WriteString("data: event\n\n")
@@ -332,8 +332,8 @@ func TestCompressFlushStreams(t *testing.T) {
 func TestCompressPanic(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil), core.WithLogger(discardLogger()))
 	app.UseRouter(MustCompress())
-	app.Get("/p", func(ctx *core.Context) { ctx.WriteString("x"); panic("boom") })
-	app.Get("/ok", func(ctx *core.Context) { ctx.WriteString(bigText) })
+	app.Get("/p", func(ctx core.Context) { ctx.WriteString("x"); panic("boom") })
+	app.Get("/ok", func(ctx core.Context) { ctx.WriteString(bigText) })
 	for _, path := range []string{"/p", "/ok"} {
 		req := httptest.NewRequest("GET", path, nil)
 		req.Header.Set("Accept-Encoding", "gzip")
@@ -357,7 +357,7 @@ func BenchmarkCompress(b *testing.B) {
 		b.Run(enc, func(b *testing.B) {
 			app := core.New(core.WithStartupOutput(nil))
 			app.UseRouter(MustCompress())
-			app.Get("/data", func(ctx *core.Context) {
+			app.Get("/data", func(ctx core.Context) {
 				ctx.SetResponseHeader("Content-Type", "application/json")
 				ctx.Write(payload)
 			})
@@ -376,7 +376,7 @@ func TestCompressSSE(t *testing.T) {
 	next := make(chan struct{})
 	app := core.New(core.WithStartupOutput(nil))
 	app.UseRouter(MustCompress())
-	app.Get("/events", func(ctx *core.Context) {
+	app.Get("/events", func(ctx core.Context) {
 		s, err := ctx.SSE()
 		if err != nil {
 			ctx.StopWithError(err)

@@ -262,9 +262,9 @@ func (m *cors) allowOrigin(origin string) []string {
 	return nil
 }
 
-func (m *cors) serve(ctx *core.Context) {
+func (m *cors) serve(ctx core.Context) {
 	r := ctx.Request()
-	h := ctx.ResponseWriter().Header()
+	h := ctx.Header()
 	origin := r.Header.Get("Origin")
 	if r.Method == http.MethodOptions && origin != "" && r.Header.Get("Access-Control-Request-Method") != "" {
 		m.preflight(ctx, h, r, origin)
@@ -288,7 +288,7 @@ func (m *cors) serve(ctx *core.Context) {
 }
 
 // preflight answers an OPTIONS preflight with 204 and stops the chain.
-func (m *cors) preflight(ctx *core.Context, h http.Header, r *http.Request, origin string) {
+func (m *cors) preflight(ctx core.Context, h http.Header, r *http.Request, origin string) {
 	addVary(h, varyPreflight)
 	ctx.StopWithStatus(http.StatusNoContent)
 	allow := m.allowOrigin(origin)

@@ -18,7 +18,7 @@ func corsApp(t testing.TB, router bool, opts ...CORSOption) (*core.Application, 
 		t.Fatal(err)
 	}
 	hits := new(int)
-	h := func(ctx *core.Context) { *hits++; ctx.WriteString("data") }
+	h := func(ctx core.Context) { *hits++; ctx.WriteString("data") }
 	if router {
 		app.UseRouter(mw)
 		app.Get("/data", h)
@@ -158,9 +158,9 @@ func TestCORSInvalidOptions(t *testing.T) {
 // Vary set by an earlier handler is kept.
 func TestCORSKeepsVary(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(func(ctx *core.Context) { ctx.ResponseWriter().Header().Set("Vary", "Accept-Encoding"); ctx.Next() })
+	app.UseRouter(func(ctx core.Context) { ctx.Header().Set("Vary", "Accept-Encoding"); ctx.Next() })
 	app.UseRouter(MustCORS(WithAllowedOrigins("https://a.test")))
-	app.Get("/", func(ctx *core.Context) {})
+	app.Get("/", func(ctx core.Context) {})
 	rec := httptest.NewRecorder()
 	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
 	if got := rec.Header().Values("Vary"); strings.Join(got, ",") != "Accept-Encoding,Origin" {
@@ -186,7 +186,7 @@ func (w *benchRecorder) reset()                            { clear(w.h); w.code 
 func benchApp(b *testing.B, mw ...core.Handler) *core.Application {
 	app := core.New(core.WithStartupOutput(nil))
 	app.UseRouter(mw...)
-	app.Get("/data", func(ctx *core.Context) {})
+	app.Get("/data", func(ctx core.Context) {})
 	if err := app.Build(); err != nil {
 		b.Fatal(err)
 	}

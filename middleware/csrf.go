@@ -36,9 +36,9 @@ import (
 // CSRFStore keeps the token a client must send back.
 type CSRFStore interface {
 	// Token returns the client's token, or "" when it has none.
-	Token(ctx *core.Context) string
+	Token(ctx core.Context) string
 	// SetToken gives the client a new token.
-	SetToken(ctx *core.Context, token string)
+	SetToken(ctx core.Context, token string)
 }
 
 // CSRFCookieStore is the double-submit-cookie CSRFStore.
@@ -55,14 +55,14 @@ func (s CSRFCookieStore) name() string {
 }
 
 // Token returns the token cookie's value.
-func (s CSRFCookieStore) Token(ctx *core.Context) string {
+func (s CSRFCookieStore) Token(ctx core.Context) string {
 	v, _ := ctx.Cookie(s.name())
 	return v
 }
 
 // SetToken sets the token cookie (a session cookie, HttpOnly, SameSite=Lax,
 // Secure when the request came over TLS).
-func (s CSRFCookieStore) SetToken(ctx *core.Context, token string) {
+func (s CSRFCookieStore) SetToken(ctx core.Context, token string) {
 	path := s.Path
 	if path == "" {
 		path = "/"
@@ -99,7 +99,7 @@ func WithCSRFStore(s CSRFStore) CSRFOption {
 
 // WithCSRFSkip exempts the requests for which fn returns true (an API
 // authenticated by bearer tokens rather than cookies, say).
-func WithCSRFSkip(fn func(ctx *core.Context) bool) CSRFOption {
+func WithCSRFSkip(fn func(ctx core.Context) bool) CSRFOption {
 	return func(m *csrf) error {
 		if fn == nil {
 			return errors.New("middleware: CSRF: nil skip func")
@@ -111,7 +111,7 @@ func WithCSRFSkip(fn func(ctx *core.Context) bool) CSRFOption {
 
 type csrf struct {
 	store CSRFStore
-	skip  func(*core.Context) bool
+	skip  func(core.Context) bool
 }
 
 var errCSRF = core.NewHTTPError(http.StatusForbidden, "invalid or missing CSRF token")
@@ -140,7 +140,7 @@ func MustCSRF(opts ...CSRFOption) core.Handler {
 	return h
 }
 
-func (m *csrf) serve(ctx *core.Context) {
+func (m *csrf) serve(ctx core.Context) {
 	ctx.Values().Set(csrfKey, m)
 	switch ctx.Method() {
 	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
@@ -165,7 +165,7 @@ func (m *csrf) serve(ctx *core.Context) {
 
 // CSRFToken returns the client's token, making one when it has none. It
 // is "" when the request did not go through CSRF.
-func CSRFToken(ctx *core.Context) string {
+func CSRFToken(ctx core.Context) string {
 	m, _ := ctx.Values().Get(csrfKey).(*csrf)
 	if m == nil {
 		return ""
@@ -181,7 +181,7 @@ func CSRFToken(ctx *core.Context) string {
 
 // RotateCSRFToken gives the client a new token and returns it; call it
 // when the user logs in, so a token seen before is worthless after.
-func RotateCSRFToken(ctx *core.Context) string {
+func RotateCSRFToken(ctx core.Context) string {
 	m, _ := ctx.Values().Get(csrfKey).(*csrf)
 	if m == nil {
 		return ""

@@ -13,8 +13,8 @@ import (
 // memStore is a CSRFStore over one server-side value, as a session would be.
 type memStore struct{ tok string }
 
-func (s *memStore) Token(*core.Context) string         { return s.tok }
-func (s *memStore) SetToken(_ *core.Context, t string) { s.tok = t }
+func (s *memStore) Token(core.Context) string         { return s.tok }
+func (s *memStore) SetToken(_ core.Context, t string) { s.tok = t }
 
 func TestCSRF(t *testing.T) {
 	for _, mode := range []string{"cookie", "session"} {
@@ -24,12 +24,12 @@ func TestCSRF(t *testing.T) {
 				opts = append(opts, WithCSRFStore(&memStore{}))
 			}
 			app := core.New(core.WithStartupOutput(nil))
-			app.Use(MustCSRF(append(opts, WithCSRFSkip(func(ctx *core.Context) bool { return strings.HasPrefix(ctx.Path(), "/api/") }))...))
-			app.Get("/form", func(ctx *core.Context) { ctx.WriteString(CSRFToken(ctx)) })
-			app.Get("/plain", func(ctx *core.Context) { ctx.WriteString("no form") })
-			app.Post("/submit", func(ctx *core.Context) { ctx.WriteString("done") })
-			app.Post("/login", func(ctx *core.Context) { ctx.WriteString(RotateCSRFToken(ctx)) })
-			app.Post("/api/x", func(ctx *core.Context) { ctx.WriteString("api") })
+			app.Use(MustCSRF(append(opts, WithCSRFSkip(func(ctx core.Context) bool { return strings.HasPrefix(ctx.Path(), "/api/") }))...))
+			app.Get("/form", func(ctx core.Context) { ctx.WriteString(CSRFToken(ctx)) })
+			app.Get("/plain", func(ctx core.Context) { ctx.WriteString("no form") })
+			app.Post("/submit", func(ctx core.Context) { ctx.WriteString("done") })
+			app.Post("/login", func(ctx core.Context) { ctx.WriteString(RotateCSRFToken(ctx)) })
+			app.Post("/api/x", func(ctx core.Context) { ctx.WriteString("api") })
 
 			rec := httptest.NewRecorder()
 			app.ServeHTTP(rec, httptest.NewRequest("GET", "/plain", nil))

@@ -19,8 +19,8 @@ func Example() {
 		middleware.MustCORS(middleware.WithAllowedOrigins("https://app.example.com")),
 		middleware.MustCompress(),
 	)
-	app.Get("/hello", func(ctx *core.Context) { ctx.Text("hello") })
-	app.Get("/report", middleware.MustTimeout(2*time.Second), func(ctx *core.Context) { ctx.Text("report") })
+	app.Get("/hello", func(ctx core.Context) { ctx.Text("hello") })
+	app.Get("/report", middleware.MustTimeout(2*time.Second), func(ctx core.Context) { ctx.Text("report") })
 
 	req := httptest.NewRequest("GET", "/hello", nil)
 	req.Header.Set("Origin", "https://app.example.com")
@@ -46,7 +46,7 @@ func ExampleBasicAuth() {
 		panic(err)
 	}
 	app := core.New(core.WithStartupOutput(nil))
-	app.Get("/admin", auth, func(ctx *core.Context) { ctx.Text("hi " + middleware.BasicAuthUser(ctx)) })
+	app.Get("/admin", auth, func(ctx core.Context) { ctx.Text("hi " + middleware.BasicAuthUser(ctx)) })
 
 	for _, pass := range []string{"guess", "s3cret"} {
 		req := httptest.NewRequest("GET", "/admin", nil)
@@ -63,7 +63,7 @@ func ExampleBasicAuth() {
 func ExampleRateLimit() {
 	app := core.New(core.WithStartupOutput(nil))
 	app.UseRouter(middleware.MustRateLimit(middleware.WithRate(1, 2))) // 1/s, bursts of 2
-	app.Get("/", func(ctx *core.Context) { ctx.Text("ok") })
+	app.Get("/", func(ctx core.Context) { ctx.Text("ok") })
 	for i := 0; i < 3; i++ {
 		rec := httptest.NewRecorder()
 		app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))

@@ -144,7 +144,7 @@ type rateConfig struct {
 	burst     int
 	maxKeys   int
 	store     RateStore
-	key       func(ctx *core.Context) string
+	key       func(ctx core.Context) string
 }
 
 // WithRate sets the rate (tokens a second) and the burst of the buckets of
@@ -174,7 +174,7 @@ func WithRateStore(s RateStore) RateLimitOption {
 
 // WithKeyFunc sets what a bucket belongs to (default the client IP,
 // ctx.RemoteAddr). A request for which fn returns "" is not limited.
-func WithKeyFunc(fn func(ctx *core.Context) string) RateLimitOption {
+func WithKeyFunc(fn func(ctx core.Context) string) RateLimitOption {
 	return func(c *rateConfig) error {
 		if fn == nil {
 			return errors.New("middleware: RateLimit: nil key func")
@@ -187,7 +187,7 @@ func WithKeyFunc(fn func(ctx *core.Context) string) RateLimitOption {
 // RateLimit returns rate-limiting middleware, or an error for an invalid
 // configuration (WithRate or WithRateStore is required).
 func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
-	cfg := rateConfig{key: (*core.Context).RemoteAddr}
+	cfg := rateConfig{key: (core.Context).RemoteAddr}
 	for _, opt := range opts {
 		if opt == nil {
 			return nil, errors.New("middleware: RateLimit: nil option")
@@ -220,7 +220,7 @@ func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
 		return []string{strconv.Itoa(n)}
 	}
 	tooMany := core.NewHTTPError(http.StatusTooManyRequests, "rate limit exceeded")
-	return func(ctx *core.Context) {
+	return func(ctx core.Context) {
 		key := cfg.key(ctx)
 		if key == "" {
 			ctx.Next()
@@ -231,7 +231,7 @@ func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
 			ctx.StopWithError(&core.HTTPError{Code: http.StatusServiceUnavailable, Message: "rate limiter unavailable", Err: err})
 			return
 		}
-		h := ctx.ResponseWriter().Header()
+		h := ctx.Header()
 		h["Ratelimit-Limit"] = num(res.Limit)
 		h["Ratelimit-Remaining"] = num(res.Remaining)
 		h["Ratelimit-Reset"] = num(ceilSeconds(res.Reset))

@@ -24,16 +24,16 @@ func TestRateLimit(t *testing.T) {
 		{name: "per client", opts: []RateLimitOption{WithRate(1, 2)}, requests: 6, remote: []string{"192.0.2.1:1", "192.0.2.2:1", "192.0.2.3:1"}, want429: 0},
 		{name: "trusted proxy: the client behind it", opts: []RateLimitOption{WithRate(1, 1)}, requests: 2, remote: []string{"10.0.0.1:1"}, forwarded: "alternate", want429: 0},
 		{name: "untrusted forwarded header ignored", opts: []RateLimitOption{WithRate(1, 1)}, requests: 2, remote: []string{"192.0.2.1:1"}, forwarded: "alternate", want429: 1},
-		{name: "key func", opts: []RateLimitOption{WithRate(1, 1), WithKeyFunc(func(*core.Context) string { return "all" })},
+		{name: "key func", opts: []RateLimitOption{WithRate(1, 1), WithKeyFunc(func(core.Context) string { return "all" })},
 			requests: 3, remote: []string{"192.0.2.1:1", "192.0.2.2:1"}, want429: 2},
-		{name: "empty key not limited", opts: []RateLimitOption{WithRate(1, 1), WithKeyFunc(func(*core.Context) string { return "" })},
+		{name: "empty key not limited", opts: []RateLimitOption{WithRate(1, 1), WithKeyFunc(func(core.Context) string { return "" })},
 			requests: 3, remote: []string{"192.0.2.1:1"}, want429: 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := core.New(core.WithStartupOutput(nil), core.WithTrustedProxies("X-Forwarded-For", "10.0.0.0/8"))
 			app.UseRouter(MustRateLimit(tt.opts...))
-			app.Get("/", func(ctx *core.Context) { ctx.WriteString("ok") })
+			app.Get("/", func(ctx core.Context) { ctx.WriteString("ok") })
 			got429 := 0
 			for i := 0; i < tt.requests; i++ {
 				req := httptest.NewRequest("GET", "/", nil)
@@ -111,7 +111,7 @@ func (failingStore) Take(string, time.Time) (RateResult, error) {
 func TestRateLimitStoreError(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil))
 	app.UseRouter(MustRateLimit(WithRateStore(failingStore{})))
-	app.Get("/", func(ctx *core.Context) {})
+	app.Get("/", func(ctx core.Context) {})
 	rec := httptest.NewRecorder()
 	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
 	if rec.Code != 503 {
@@ -139,7 +139,7 @@ func TestRateLimitLargeBurst(t *testing.T) {
 		}
 		app := core.New(core.WithStartupOutput(nil))
 		app.UseRouter(h)
-		app.Get("/", func(ctx *core.Context) {})
+		app.Get("/", func(ctx core.Context) {})
 		rec := httptest.NewRecorder()
 		app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
 		if rec.Code != 200 || rec.Header().Get("RateLimit-Limit") != strconv.Itoa(burst) ||

@@ -117,7 +117,7 @@ func MustRequestID(opts ...RequestIDOption) core.Handler {
 	return h
 }
 
-func (m *requestID) serve(ctx *core.Context) {
+func (m *requestID) serve(ctx core.Context) {
 	in := ctx.Request().Header[m.header]
 	var hdr []string
 	if m.trust && len(in) > 0 && m.valid(in[0]) {
@@ -127,7 +127,7 @@ func (m *requestID) serve(ctx *core.Context) {
 		arr[0] = m.generate()
 		hdr = arr[:]
 	}
-	ctx.ResponseWriter().Header()[m.header] = hdr
+	ctx.Header()[m.header] = hdr
 	ctx.Values().Set(core.RequestIDKey, &hdr[0])
 	ctx.Next()
 }

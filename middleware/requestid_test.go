@@ -37,11 +37,11 @@ func TestRequestID(t *testing.T) {
 			app := core.New(core.WithStartupOutput(nil), core.WithLogger(logger))
 			app.UseRouter(core.RequestLogger(logger), MustRequestID(tt.opts...))
 			var seen, errSeen string
-			app.Get("/", func(ctx *core.Context) {
+			app.Get("/", func(ctx core.Context) {
 				seen = ctx.RequestID()
 				ctx.Logger().Info("handler line")
 			})
-			app.OnErrorCode(http.StatusNotFound, func(ctx *core.Context) { errSeen = ctx.RequestID() })
+			app.OnErrorCode(http.StatusNotFound, func(ctx core.Context) { errSeen = ctx.RequestID() })
 			for _, path := range []string{"/", "/missing"} {
 				logs.Reset()
 				req := httptest.NewRequest("GET", path, nil)
@@ -87,7 +87,7 @@ func TestRequestIDInPanicLog(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
 	app := core.New(core.WithStartupOutput(nil), core.WithLogger(logger))
 	app.UseRouter(MustRequestID())
-	app.Get("/", func(ctx *core.Context) { panic("boom") })
+	app.Get("/", func(ctx core.Context) { panic("boom") })
 	req := httptest.NewRequest("GET", "/", nil)
 	req.Header.Set("X-Request-ID", "req-77")
 	app.ServeHTTP(httptest.NewRecorder(), req)
@@ -99,7 +99,7 @@ func TestRequestIDInPanicLog(t *testing.T) {
 func TestRequestIDUnique(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil))
 	app.UseRouter(MustRequestID())
-	app.Get("/", func(ctx *core.Context) {})
+	app.Get("/", func(ctx core.Context) {})
 	seen := map[string]bool{}
 	for i := 0; i < 1000; i++ {
 		rec := httptest.NewRecorder()

@@ -156,8 +156,8 @@ func SecureHeaders(opts ...SecureOption) (core.Handler, error) {
 	if cfg.hsts != "" {
 		hsts = []string{cfg.hsts}
 	}
-	return func(ctx *core.Context) {
-		h := ctx.ResponseWriter().Header()
+	return func(ctx core.Context) {
+		h := ctx.Header()
 		for _, hv := range headers {
 			h[hv.key] = hv.val
 		}

@@ -54,7 +54,7 @@ func Timeout(d time.Duration, opts ...TimeoutOption) (core.Handler, error) {
 			}
 		}
 	}
-	return func(ctx *core.Context) { ctx.NextWithTimeout(d, resp) }, nil
+	return func(ctx core.Context) { ctx.NextWithTimeout(d, resp) }, nil
 }
 
 // MustTimeout is Timeout that panics on an invalid argument.

@@ -23,12 +23,12 @@ func TestTimeout(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil), core.WithLogger(discardLogger()))
 	app.UseRouter(MustRequestID())
 	app.Use(MustTimeout(100 * time.Millisecond))
-	app.Get("/fast/{id}", func(ctx *core.Context) {
+	app.Get("/fast/{id}", func(ctx core.Context) {
 		ctx.SetResponseHeader("X-Handler", "yes")
 		ctx.SetStatus(http.StatusCreated)
 		ctx.WriteString("fast " + ctx.Param("id"))
 	})
-	app.Get("/slow/{id}", func(ctx *core.Context) {
+	app.Get("/slow/{id}", func(ctx core.Context) {
 		select {
 		case <-ctx.Request().Context().Done(): // the deadline is on the request's context
 		case <-time.After(5 * time.Second):
@@ -41,8 +41,8 @@ func TestTimeout(t *testing.T) {
 		lateMu.Unlock()
 		lateDone <- struct{}{}
 	})
-	app.Get("/fail", func(ctx *core.Context) { ctx.StopWithError(core.NewHTTPError(http.StatusConflict, "taken")) })
-	app.Get("/panic", func(ctx *core.Context) { panic("boom") })
+	app.Get("/fail", func(ctx core.Context) { ctx.StopWithError(core.NewHTTPError(http.StatusConflict, "taken")) })
+	app.Get("/panic", func(ctx core.Context) { panic("boom") })
 	srv := httptest.NewServer(app)
 	defer srv.Close()
 
@@ -129,7 +129,7 @@ func TestTimeoutOptions(t *testing.T) {
 	}
 	app := core.New(core.WithStartupOutput(nil))
 	app.Use(MustTimeout(10*time.Millisecond, WithTimeoutResponse(504, "application/json", `{"error":"timeout"}`)))
-	app.Get("/", func(ctx *core.Context) { <-ctx.Request().Context().Done() })
+	app.Get("/", func(ctx core.Context) { <-ctx.Request().Context().Done() })
 	rec := httptest.NewRecorder()
 	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
 	if rec.Code != 504 || rec.Body.String() != `{"error":"timeout"}` || rec.Header().Get("Content-Type") != "application/json" {
@@ -139,8 +139,8 @@ func TestTimeoutOptions(t *testing.T) {
 
 func TestWithRequestTimeout(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil), core.WithRequestTimeout(10*time.Millisecond))
-	app.Get("/", func(ctx *core.Context) { <-ctx.Request().Context().Done(); ctx.WriteString("late") })
-	app.Get("/ok", func(ctx *core.Context) { ctx.WriteString("ok") })
+	app.Get("/", func(ctx core.Context) { <-ctx.Request().Context().Done(); ctx.WriteString("late") })
+	app.Get("/ok", func(ctx core.Context) { ctx.WriteString("ok") })
 	for path, want := range map[string]int{"/": 503, "/ok": 200, "/missing": 404} {
 		rec := httptest.NewRecorder()
 		app.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
@@ -158,8 +158,8 @@ func TestWithRequestTimeout(t *testing.T) {
 func TestTimeoutInsideCompress(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil))
 	app.UseRouter(MustCompress(WithMinSize(0)))
-	app.Get("/", MustTimeout(time.Second), func(ctx *core.Context) { ctx.WriteString(bigText) })
-	app.Get("/fail", MustTimeout(time.Second), func(ctx *core.Context) { ctx.StopWithError(core.NewHTTPError(400, "bad")) })
+	app.Get("/", MustTimeout(time.Second), func(ctx core.Context) { ctx.WriteString(bigText) })
+	app.Get("/fail", MustTimeout(time.Second), func(ctx core.Context) { ctx.StopWithError(core.NewHTTPError(400, "bad")) })
 	for path, want := range map[string]string{"/": bigText, "/fail": "Bad Request: bad"} {
 		req := httptest.NewRequest("GET", path, nil)
 		req.Header.Set("Accept-Encoding", "gzip")

@@ -5,8 +5,8 @@
 //
 //	BeforeActivation(b mvc.BeforeActivation)  once, before its routes are registered
 //	AfterActivation(a mvc.AfterActivation)    once, after
-//	BeginRequest(ctx *core.Context)           per request, before the method
-//	EndRequest(ctx *core.Context)             per request, after the method and its result
+//	BeginRequest(ctx core.Context)           per request, before the method
+//	EndRequest(ctx core.Context)             per request, after the method and its result
 //
 // BeforeActivation sees the controller's router and dependency container,
 // so it can add middleware, plain routes and controller-scoped
@@ -53,8 +53,8 @@ type AfterActivation interface {
 type (
 	beforeActivator interface{ BeforeActivation(BeforeActivation) }
 	afterActivator  interface{ AfterActivation(AfterActivation) }
-	beginRequester  interface{ BeginRequest(*core.Context) }
-	endRequester    interface{ EndRequest(*core.Context) }
+	beginRequester  interface{ BeginRequest(core.Context) }
+	endRequester    interface{ EndRequest(core.Context) }
 )
 
 // explicitRoute is a route declared with BeforeActivation.Handle.

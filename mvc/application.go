@@ -37,7 +37,7 @@ func New(r *core.Router) *Application {
 }
 
 // Register adds dependencies: values, injected as they are, and providers
-// func(*core.Context) T or func(*core.Context) (T, error), called per
+// func(core.Context) T or func(core.Context) (T, error), called per
 // request. Controllers registered later, and parties created from m, see
 // them. Errors are kept for Handle and Err.
 func (m *Application) Register(deps ...any) *Application {

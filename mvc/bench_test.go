@@ -21,7 +21,7 @@ type benchSingleton struct{}
 func (c *benchSingleton) GetBy(id int) string { return "value" }
 
 type benchPerRequest struct {
-	Ctx *core.Context
+	Ctx core.Context
 }
 
 func (c *benchPerRequest) GetBy(id int) string { return "value" }
@@ -74,7 +74,7 @@ func BenchmarkMVCPerRequest(b *testing.B) {
 
 func BenchmarkPlainHandler(b *testing.B) {
 	app := core.New()
-	app.Get("/api/values/{id:int}", func(ctx *core.Context) {
+	app.Get("/api/values/{id:int}", func(ctx core.Context) {
 		ctx.Text("value")
 	})
 	runBench(b, app)
@@ -88,12 +88,12 @@ var textPlain = []string{"text/plain; charset=utf-8"}
 // handler for this route can have.
 func BenchmarkPlainHandlerNoAlloc(b *testing.B) {
 	app := core.New()
-	app.Get("/api/values/{id:int}", func(ctx *core.Context) {
+	app.Get("/api/values/{id:int}", func(ctx core.Context) {
 		if _, err := ctx.Params().Int("id"); err != nil {
 			ctx.StopWithStatus(http.StatusNotFound)
 			return
 		}
-		ctx.ResponseWriter().Header()["Content-Type"] = textPlain
+		ctx.Header()["Content-Type"] = textPlain
 		ctx.WriteString("value")
 	})
 	runBench(b, app)

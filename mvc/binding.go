@@ -4,7 +4,7 @@
 // closure produces the value for a request. The kinds, in the order they
 // are tried:
 //
-//	*core.Context, *http.Request, http.ResponseWriter, context.Context
+//	core.Context, *http.Request, http.ResponseWriter, context.Context
 //	*sessions.Session                         (session.go)
 //	registered dependencies                   (dependencies.go)
 //	path parameters (method parameters only)  bool, string, ints, uints, floats
@@ -28,7 +28,7 @@ import (
 )
 
 var (
-	typeContext        = reflect.TypeOf((*core.Context)(nil))
+	typeContext        = reflect.TypeOf(core.Context{})
 	typeRequest        = reflect.TypeOf((*http.Request)(nil))
 	typeResponseWriter = reflect.TypeOf((*http.ResponseWriter)(nil)).Elem()
 	typeStdContext     = reflect.TypeOf((*context.Context)(nil)).Elem()
@@ -60,8 +60,8 @@ type input struct {
 	back int         // inPath: position from the end of the route's parameters (1 is the last)
 	dep  *dependency // inDependency
 	// session is the typed getter of inSession, for fast.go.
-	session func(ctx *core.Context) (*sessions.Session, error)
-	get     func(ctx *core.Context) (reflect.Value, error)
+	session func(ctx core.Context) (*sessions.Session, error)
+	get     func(ctx core.Context) (reflect.Value, error)
 }
 
 // static reports whether the input has the same value for every request.
@@ -74,23 +74,23 @@ func requestInput(t reflect.Type, deps *Dependencies) (in *input, ok bool) {
 	switch t {
 	case typeContext:
 		in.kind = inContext
-		in.get = func(ctx *core.Context) (reflect.Value, error) { return reflect.ValueOf(ctx), nil }
+		in.get = func(ctx core.Context) (reflect.Value, error) { return reflect.ValueOf(ctx), nil }
 	case typeRequest:
 		in.kind = inRequest
-		in.get = func(ctx *core.Context) (reflect.Value, error) { return reflect.ValueOf(ctx.Request()), nil }
+		in.get = func(ctx core.Context) (reflect.Value, error) { return reflect.ValueOf(ctx.Request()), nil }
 	case typeResponseWriter:
 		in.kind = inResponseWriter
 		// The concrete writer's Value is assignable to the interface, which
 		// Call and Set accept, and avoids boxing the interface per request.
-		in.get = func(ctx *core.Context) (reflect.Value, error) { return reflect.ValueOf(ctx.ResponseWriter()), nil }
+		in.get = func(ctx core.Context) (reflect.Value, error) { return reflect.ValueOf(ctx.ResponseWriter()), nil }
 	case typeStdContext:
 		in.kind = inStdContext
-		in.get = func(ctx *core.Context) (reflect.Value, error) { return reflect.ValueOf(ctx.Request().Context()), nil }
+		in.get = func(ctx core.Context) (reflect.Value, error) { return reflect.ValueOf(ctx.Request().Context()), nil }
 	default:
 		if get, ok := sessionInput(t, deps); ok {
 			in.kind = inSession
 			in.session = get
-			in.get = func(ctx *core.Context) (reflect.Value, error) {
+			in.get = func(ctx core.Context) (reflect.Value, error) {
 				s, err := get(ctx)
 				return reflect.ValueOf(s), err
 			}
@@ -141,7 +141,7 @@ func bodyInput(t reflect.Type, anyMethod bool) *input {
 	if t.Kind() == reflect.Pointer {
 		elem, ptr = t.Elem(), true
 	}
-	return &input{kind: inBody, typ: t, get: func(ctx *core.Context) (reflect.Value, error) {
+	return &input{kind: inBody, typ: t, get: func(ctx core.Context) (reflect.Value, error) {
 		v := reflect.New(elem)
 		if !anyMethod || bodyMethod(ctx.Method()) {
 			if err := readBody(ctx, v.Interface()); err != nil {
@@ -156,7 +156,7 @@ func bodyInput(t reflect.Type, anyMethod bool) *input {
 }
 
 // readBody decodes the request body into dst by its Content-Type.
-func readBody(ctx *core.Context, dst any) error {
+func readBody(ctx core.Context, dst any) error {
 	ct := ctx.RequestHeader("Content-Type")
 	if ct == "" {
 		return ctx.ReadJSON(dst)

@@ -6,7 +6,7 @@
 //  2. Exported fields are classified. A field that already holds a
 //     non-zero value keeps it. A zero field whose type is a static
 //     dependency is set once, on the registered value. A zero field whose
-//     type is per-request (*core.Context, *http.Request, a provider...) is
+//     type is per-request (core.Context, *http.Request, a provider...) is
 //     recorded with its binder; a controller with no such field is a
 //     singleton, served by the registered value itself for every request,
 //     otherwise each request gets a fresh copy of the registered value
@@ -158,7 +158,7 @@ func (c *controller) bindFields() {
 				c.fail("", "", "", fmt.Errorf("field %s: no dependency of type %s registered", f.Name, f.Type))
 			}
 		case in.static():
-			v, _ := in.get(nil)
+			v, _ := in.get(core.Context{})
 			fv.Set(v)
 		default:
 			c.fields = append(c.fields, fieldInput{index: f.Index, in: in})

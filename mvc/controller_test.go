@@ -26,17 +26,17 @@ type activationController struct {
 type counterDep struct{ prefix string }
 
 func (c *activationController) BeforeActivation(b mvc.BeforeActivation) {
-	b.Router().Use(func(ctx *core.Context) {
+	b.Router().Use(func(ctx core.Context) {
 		ctx.SetResponseHeader("X-Party", "yes")
 		ctx.Next()
 	})
 	b.Dependencies().Register(&counterDep{prefix: "dep"})
-	b.Handle("GET", "/something/{id:int}", "MyCustom", func(ctx *core.Context) {
+	b.Handle("GET", "/something/{id:int}", "MyCustom", func(ctx core.Context) {
 		ctx.SetResponseHeader("X-Route", "custom")
 		ctx.Next()
 	})
 	b.Handle("POST", "/special-path", "GetSpecial")
-	b.Router().Get("/plain", func(ctx *core.Context) { ctx.WriteString("plain route") })
+	b.Router().Get("/plain", func(ctx core.Context) { ctx.WriteString("plain route") })
 }
 
 func (c *activationController) AfterActivation(a mvc.AfterActivation) {
@@ -80,17 +80,17 @@ func TestActivation(t *testing.T) {
 
 // hooksController records its hooks in the response.
 type hooksController struct {
-	Ctx   *core.Context
+	Ctx   core.Context
 	trail []string
 }
 
-func (c *hooksController) BeginRequest(ctx *core.Context) {
+func (c *hooksController) BeginRequest(ctx core.Context) {
 	c.trail = append(c.trail, "begin")
 	if ctx.Query("deny") != "" {
 		ctx.StopWithStatus(http.StatusUnauthorized)
 	}
 }
-func (c *hooksController) EndRequest(ctx *core.Context) {
+func (c *hooksController) EndRequest(ctx core.Context) {
 	c.trail = append(c.trail, "end")
 	ctx.WriteString(strings.Join(c.trail, ","))
 }
@@ -102,10 +102,10 @@ func (c *hooksController) PostBy(id int) {
 // singletonHooks has hooks but no per-request field.
 type singletonHooks struct{}
 
-func (c *singletonHooks) BeginRequest(ctx *core.Context) { ctx.SetResponseHeader("X-Begin", "1") }
-func (c *singletonHooks) EndRequest(ctx *core.Context)   { ctx.WriteString(" end") }
-func (c *singletonHooks) Get() string                    { return "get" }
-func (c *singletonHooks) GetPoint() point                { return point{1, 2} }
+func (c *singletonHooks) BeginRequest(ctx core.Context) { ctx.SetResponseHeader("X-Begin", "1") }
+func (c *singletonHooks) EndRequest(ctx core.Context)   { ctx.WriteString(" end") }
+func (c *singletonHooks) Get() string                   { return "get" }
+func (c *singletonHooks) GetPoint() point               { return point{1, 2} }
 
 func TestRequestHooks(t *testing.T) {
 	app := quietApp()
@@ -250,7 +250,7 @@ func TestRegistrationErrors(t *testing.T) {
 		}
 	})
 	t.Run("bad provider", func(t *testing.T) {
-		m := mvc.New(quietApp().Router).Register(func(*core.Context) (int, int) { return 0, 0 })
+		m := mvc.New(quietApp().Router).Register(func(core.Context) (int, int) { return 0, 0 })
 		if err := m.Err(); err == nil || !strings.Contains(err.Error(), "(T, error)") {
 			t.Errorf("Err() = %v", err)
 		}
@@ -281,7 +281,7 @@ func (c *singletonCtl) Get() string {
 }
 
 type perRequestCtl struct {
-	Ctx   *core.Context
+	Ctx   core.Context
 	Count int // per-request state: each request starts from the registered 0
 	Seen  []string
 }
@@ -379,7 +379,7 @@ func (parentController) Get(c *childDep) string { return c.v }
 func TestPartyDependencies(t *testing.T) {
 	app := quietApp()
 	m := mvc.New(app.Party("/p"))
-	child := m.Party("/child", func(ctx *core.Context) { ctx.SetResponseHeader("X-Child", "1"); ctx.Next() })
+	child := m.Party("/child", func(ctx core.Context) { ctx.SetResponseHeader("X-Child", "1"); ctx.Next() })
 	child.Register(&childDep{"child"})
 	m.Register(&parentDep{"parent"}) // after Party: still visible to the child
 	if err := mvc.Handle(child, &childController{}); err != nil {
@@ -439,7 +439,7 @@ func TestDependencyLookupOrder(t *testing.T) {
 // Embedded structs: promoted fields are injected, promoted and
 // value-receiver methods are routes.
 type baseController struct {
-	Ctx *core.Context
+	Ctx core.Context
 }
 
 func (b baseController) GetBase() string { return "base " + b.Ctx.Path() }

@@ -2,7 +2,7 @@
 // request values.
 //
 // A dependency is either a static value, injected as it is, or a provider
-// func(*core.Context) T or func(*core.Context) (T, error), called once per
+// func(core.Context) T or func(core.Context) (T, error), called once per
 // request and per use. Containers form a chain: a child application (Party)
 // and each controller (BeforeActivation) get a container whose parent is the
 // one they came from, so they see every dependency of their parents and can
@@ -45,7 +45,7 @@ type dependency struct {
 func (d *dependency) static() bool { return !d.provide.IsValid() }
 
 // get returns the dependency's value for a request.
-func (d *dependency) get(ctx *core.Context) (reflect.Value, error) {
+func (d *dependency) get(ctx core.Context) (reflect.Value, error) {
 	if !d.provide.IsValid() {
 		return d.value, nil
 	}
@@ -68,7 +68,7 @@ func newDependencies(parent *Dependencies) *Dependencies {
 }
 
 // Register adds values and providers to the container. A func with the
-// signature func(*core.Context) T or func(*core.Context) (T, error) is a
+// signature func(core.Context) T or func(core.Context) (T, error) is a
 // provider of T, called per request; anything else is a value injected as
 // it is, under its dynamic type. Register returns an error for a nil value
 // and for a provider of nothing; the other arguments are registered anyway.

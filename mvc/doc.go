@@ -10,7 +10,7 @@
 //
 //	app := vireo.New()
 //	m := mvc.New(app.Party("/api/values"))
-//	m.Register(db, func(ctx *vireo.Context) (*User, error) { return auth(ctx) })
+//	m.Register(db, func(ctx vireo.Context) (*User, error) { return auth(ctx) })
 //	if err := mvc.Handle(m, new(ValuesController)); err != nil {
 //		log.Fatal(err)
 //	}
@@ -72,7 +72,7 @@
 //
 // Method parameters are bound by type:
 //
-//	*core.Context (vireo.Context)   the request's context
+//	core.Context (vireo.Context)   the request's context
 //	*http.Request                   ctx.Request()
 //	http.ResponseWriter             ctx.ResponseWriter()
 //	context.Context                 ctx.Request().Context()
@@ -108,8 +108,8 @@
 // Register(values...) adds values, injected as they are under their
 // dynamic type, and providers, funcs of the form
 //
-//	func(*core.Context) T
-//	func(*core.Context) (T, error)
+//	func(core.Context) T
+//	func(core.Context) (T, error)
 //
 // called per request (a non-nil error stops the request with it, its status
 // from its StatusCode method or 500). A wanted type is looked up by exact
@@ -125,7 +125,7 @@
 // injected too (path parameters and bodies excepted). A field that already
 // holds a value in the registered controller keeps it; a zero field whose
 // type is a registered value is set once, at registration; a zero field of
-// a per-request type (*core.Context, *http.Request, http.ResponseWriter,
+// a per-request type (core.Context, *http.Request, http.ResponseWriter,
 // context.Context, *sessions.Session, a provider's type) is set for each
 // request. A zero field of a non-empty interface type that nothing provides
 // is a registration error; other fields are left alone.
@@ -136,10 +136,10 @@
 // from the registered value for each request (one allocation) and its
 // per-request fields set, so its fields are private to the request.
 //
-// A controller may also implement BeginRequest(*core.Context), called
+// A controller may also implement BeginRequest(core.Context), called
 // before the method (when it stops the chain, with ctx.StopWithStatus for
 // example, neither the method nor EndRequest runs), and
-// EndRequest(*core.Context), called after the method and its result.
+// EndRequest(core.Context), called after the method and its result.
 //
 // # Results
 //
@@ -172,7 +172,7 @@
 // method expression of a method of *C to its exact func type, such as
 // func(*C, int) string, and call it as compiled Go code: no reflect and no
 // unsafe at request time. Methods with no parameter or one path parameter
-// (int, int64, uint, uint64, string, bool), *core.Context or
+// (int, int64, uint, uint64, string, bool), core.Context or
 // *sessions.Session, and no result or one string, []byte, int, error, View
 // or Response, are called that way: GET /api/values/5 on a singleton
 // GetBy(id int) string costs about what a plain handler costs (within 3% in

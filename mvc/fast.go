@@ -15,7 +15,7 @@
 // parameter type such as `type ID int` does not, and takes the reflective
 // path), and the call through the asserted func value is an ordinary
 // compiled call. The supported shapes: no parameter, or one path parameter
-// (int, int64, uint, uint64, string, bool), *core.Context or
+// (int, int64, uint, uint64, string, bool), core.Context or
 // *sessions.Session; no result, or one string, []byte, int, error, View or
 // Response.
 
@@ -30,10 +30,10 @@ import (
 
 // caller calls the method it was built for on recv (a *C holding the
 // controller) and writes its results.
-type caller func(ctx *core.Context, recv any)
+type caller func(ctx core.Context, recv any)
 
 // getter produces a typed argument for a request.
-type getter[A any] func(ctx *core.Context) (A, error)
+type getter[A any] func(ctx core.Context) (A, error)
 
 // directCaller returns a direct caller of method m of *C (ft is its type
 // without the receiver, ins its classified parameters), or nil when the
@@ -50,7 +50,7 @@ func directCaller[C any](m reflect.Method, ft reflect.Type, ins []*input) caller
 		in := ins[0]
 		switch in.kind {
 		case inContext:
-			return direct1[C](m, res, func(ctx *core.Context) (*core.Context, error) { return ctx, nil })
+			return direct1[C](m, res, func(ctx core.Context) (core.Context, error) { return ctx, nil })
 		case inSession:
 			return direct1[C](m, res, getter[*sessions.Session](in.session))
 		case inPath:
@@ -81,13 +81,13 @@ func direct0[C any](m reflect.Method, res resultKind) caller {
 		if !ok {
 			return nil
 		}
-		return func(_ *core.Context, recv any) { fn(recv.(*C)) }
+		return func(_ core.Context, recv any) { fn(recv.(*C)) }
 	case resString:
 		return call0[C](m, writeText)
 	case resBytes:
 		return call0[C](m, writeBytes)
 	case resStatus:
-		return call0[C](m, func(ctx *core.Context, code int) { writeStatus(ctx, code) })
+		return call0[C](m, func(ctx core.Context, code int) { writeStatus(ctx, code) })
 	case resError:
 		return call0[C](m, writeError)
 	case resView:
@@ -98,12 +98,12 @@ func direct0[C any](m reflect.Method, res resultKind) caller {
 	return nil
 }
 
-func call0[C, R any](m reflect.Method, put func(*core.Context, R)) caller {
+func call0[C, R any](m reflect.Method, put func(core.Context, R)) caller {
 	fn, ok := m.Func.Interface().(func(*C) R)
 	if !ok {
 		return nil
 	}
-	return func(ctx *core.Context, recv any) { put(ctx, fn(recv.(*C))) }
+	return func(ctx core.Context, recv any) { put(ctx, fn(recv.(*C))) }
 }
 
 // direct1 handles methods with one parameter, produced by get.
@@ -114,7 +114,7 @@ func direct1[C, A any](m reflect.Method, res resultKind, get getter[A]) caller {
 		if !ok {
 			return nil
 		}
-		return func(ctx *core.Context, recv any) {
+		return func(ctx core.Context, recv any) {
 			a, err := get(ctx)
 			if err != nil {
 				ctx.StopWithError(err)
@@ -127,7 +127,7 @@ func direct1[C, A any](m reflect.Method, res resultKind, get getter[A]) caller {
 	case resBytes:
 		return call1[C](m, get, writeBytes)
 	case resStatus:
-		return call1[C](m, get, func(ctx *core.Context, code int) { writeStatus(ctx, code) })
+		return call1[C](m, get, func(ctx core.Context, code int) { writeStatus(ctx, code) })
 	case resError:
 		return call1[C](m, get, writeError)
 	case resView:
@@ -138,12 +138,12 @@ func direct1[C, A any](m reflect.Method, res resultKind, get getter[A]) caller {
 	return nil
 }
 
-func call1[C, A, R any](m reflect.Method, get getter[A], put func(*core.Context, R)) caller {
+func call1[C, A, R any](m reflect.Method, get getter[A], put func(core.Context, R)) caller {
 	fn, ok := m.Func.Interface().(func(*C, A) R)
 	if !ok {
 		return nil
 	}
-	return func(ctx *core.Context, recv any) {
+	return func(ctx core.Context, recv any) {
 		a, err := get(ctx)
 		if err != nil {
 			ctx.StopWithError(err)

@@ -16,27 +16,27 @@ type myID int
 // shapes has one method per signature of interest.
 type shapes struct{ calls int }
 
-func (s *shapes) None()                                  { s.calls++ }
-func (s *shapes) Str() string                            { return "str" }
-func (s *shapes) Bytes() []byte                          { return []byte("bytes") }
-func (s *shapes) Status() int                            { return 201 }
-func (s *shapes) Err() error                             { return nil }
-func (s *shapes) View() View                             { return View{Name: "v"} }
-func (s *shapes) Resp() Response                         { return Response{Text: "resp"} }
-func (s *shapes) IntStr(n int) string                    { return fmt.Sprint("int ", n) }
-func (s *shapes) Int64Str(n int64) string                { return fmt.Sprint("int64 ", n) }
-func (s *shapes) UintStr(n uint) string                  { return fmt.Sprint("uint ", n) }
-func (s *shapes) Uint64Str(n uint64) string              { return fmt.Sprint("uint64 ", n) }
-func (s *shapes) StrStr(v string) string                 { return v }
-func (s *shapes) BoolStr(b bool) string                  { return fmt.Sprint("bool ", b) }
-func (s *shapes) CtxNone(ctx *core.Context)              {}
-func (s *shapes) SessStr(ss *sessions.Session) string    { return "session" }
-func (s *shapes) NamedParam(id myID) string              { return "named" }
-func (s *shapes) Int8Str(n int8) string                  { return "int8" }
-func (s *shapes) Pair() (string, error)                  { return "", nil }
-func (s *shapes) Two(a, b int) string                    { return "" }
-func (s *shapes) JSON() map[string]int                   { return nil }
-func (s *shapes) CtxStr(ctx *core.Context, n int) string { return "" }
+func (s *shapes) None()                                 { s.calls++ }
+func (s *shapes) Str() string                           { return "str" }
+func (s *shapes) Bytes() []byte                         { return []byte("bytes") }
+func (s *shapes) Status() int                           { return 201 }
+func (s *shapes) Err() error                            { return nil }
+func (s *shapes) View() View                            { return View{Name: "v"} }
+func (s *shapes) Resp() Response                        { return Response{Text: "resp"} }
+func (s *shapes) IntStr(n int) string                   { return fmt.Sprint("int ", n) }
+func (s *shapes) Int64Str(n int64) string               { return fmt.Sprint("int64 ", n) }
+func (s *shapes) UintStr(n uint) string                 { return fmt.Sprint("uint ", n) }
+func (s *shapes) Uint64Str(n uint64) string             { return fmt.Sprint("uint64 ", n) }
+func (s *shapes) StrStr(v string) string                { return v }
+func (s *shapes) BoolStr(b bool) string                 { return fmt.Sprint("bool ", b) }
+func (s *shapes) CtxNone(ctx core.Context)              {}
+func (s *shapes) SessStr(ss *sessions.Session) string   { return "session" }
+func (s *shapes) NamedParam(id myID) string             { return "named" }
+func (s *shapes) Int8Str(n int8) string                 { return "int8" }
+func (s *shapes) Pair() (string, error)                 { return "", nil }
+func (s *shapes) Two(a, b int) string                   { return "" }
+func (s *shapes) JSON() map[string]int                  { return nil }
+func (s *shapes) CtxStr(ctx core.Context, n int) string { return "" }
 
 // classify classifies the parameters of method name of *shapes, binding
 // path parameters from the end.
@@ -107,9 +107,9 @@ func TestDirectMatchesReflect(t *testing.T) {
 				app.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tt.path, nil))
 				return rec
 			}
-			got := serve(func(ctx *core.Context) { direct(ctx, s) })
+			got := serve(func(ctx core.Context) { direct(ctx, s) })
 			mv := reflect.ValueOf(s).Method(m.Index)
-			want := serve(func(ctx *core.Context) { callReflect(ctx, mv, ins, write) })
+			want := serve(func(ctx core.Context) { callReflect(ctx, mv, ins, write) })
 			if got.Code != want.Code || got.Body.String() != want.Body.String() ||
 				got.Header().Get("Content-Type") != want.Header().Get("Content-Type") {
 				t.Errorf("direct: %d %q %q; reflect: %d %q %q",
@@ -121,8 +121,8 @@ func TestDirectMatchesReflect(t *testing.T) {
 		m, ft, ins := classify(t, "None")
 		s := new(shapes)
 		call := directCaller[shapes](m, ft, ins)
-		call(nil, s)
-		call(nil, s)
+		call(core.Context{}, s)
+		call(core.Context{}, s)
 		if s.calls != 2 {
 			t.Fatalf("None called %d times on the receiver, want 2", s.calls)
 		}

@@ -30,17 +30,17 @@ func (c *controller) handler(m reflect.Method, ft reflect.Type, ins []*input, wr
 	if c.singleton {
 		recv := c.value
 		hooks := recv.Interface() // the *C the direct caller and the hooks assert
-		var call func(ctx *core.Context)
+		var call func(ctx core.Context)
 		if direct != nil {
-			call = func(ctx *core.Context) { direct(ctx, hooks) }
+			call = func(ctx core.Context) { direct(ctx, hooks) }
 		} else {
 			mv := recv.Method(index)
-			call = func(ctx *core.Context) { callReflect(ctx, mv, ins, write) }
+			call = func(ctx core.Context) { callReflect(ctx, mv, ins, write) }
 		}
 		if !begin && !end {
 			return call
 		}
-		return func(ctx *core.Context) {
+		return func(ctx core.Context) {
 			if begin {
 				hooks.(beginRequester).BeginRequest(ctx)
 				if ctx.IsStopped() {
@@ -54,7 +54,7 @@ func (c *controller) handler(m reflect.Method, ft reflect.Type, ins []*input, wr
 		}
 	}
 
-	return func(ctx *core.Context) {
+	return func(ctx core.Context) {
 		recv, err := c.newInstance(ctx)
 		if err != nil {
 			ctx.StopWithError(err)
@@ -80,28 +80,36 @@ func (c *controller) handler(m reflect.Method, ft reflect.Type, ins []*input, wr
 
 // newInstance returns a new controller for a request: a copy of the
 // registered value with the per-request fields set.
-func (c *controller) newInstance(ctx *core.Context) (reflect.Value, error) {
+func (c *controller) newInstance(ctx core.Context) (reflect.Value, error) {
 	v := reflect.New(c.typ)
 	e := v.Elem()
 	if c.copyValue {
 		e.Set(c.value.Elem())
 	}
 	for _, f := range c.fields {
+		var fv reflect.Value
+		if len(f.index) == 1 {
+			fv = e.Field(f.index[0])
+		} else {
+			fv = e.FieldByIndex(f.index)
+		}
+		if f.in.kind == inContext {
+			// Through a pointer: a Context (two words) boxed in a
+			// reflect.Value would be copied to the heap per request.
+			*fv.Addr().Interface().(*core.Context) = ctx
+			continue
+		}
 		x, err := f.in.get(ctx)
 		if err != nil {
 			return reflect.Value{}, err
 		}
-		if len(f.index) == 1 {
-			e.Field(f.index[0]).Set(x)
-		} else {
-			e.FieldByIndex(f.index).Set(x)
-		}
+		fv.Set(x)
 	}
 	return v, nil
 }
 
 // callReflect binds the arguments, calls mv and writes its results.
-func callReflect(ctx *core.Context, mv reflect.Value, ins []*input, write resultsWriter) {
+func callReflect(ctx core.Context, mv reflect.Value, ins []*input, write resultsWriter) {
 	var buf [4]reflect.Value
 	args := buf[:0]
 	for _, in := range ins {

@@ -34,7 +34,7 @@ type item struct {
 
 // inputsController takes every kind of input.
 type inputsController struct {
-	Ctx     *core.Context
+	Ctx     core.Context
 	Request *http.Request
 	Store   *store  // static, by type
 	Greeter greeter // static, by interface
@@ -43,8 +43,8 @@ type inputsController struct {
 	Free    int     // no dependency: left alone
 }
 
-func (c *inputsController) GetCtx(ctx *core.Context) string { return "ctx " + ctx.Path() }
-func (c *inputsController) GetReq(r *http.Request) string   { return "q " + r.URL.Query().Get("q") }
+func (c *inputsController) GetCtx(ctx core.Context) string { return "ctx " + ctx.Path() }
+func (c *inputsController) GetReq(r *http.Request) string  { return "q " + r.URL.Query().Get("q") }
 func (c *inputsController) GetWriter(w http.ResponseWriter) {
 	w.Header().Set("X-Writer", "yes")
 	w.Write([]byte("written"))
@@ -67,7 +67,7 @@ func (c *inputsController) PostItems(it item) (item, int) {
 func (c *inputsController) PutItemsBy(id int, it *item) string {
 	return strconv.Itoa(id) + " " + it.Name + " " + strconv.Itoa(it.Count)
 }
-func (c *inputsController) PatchItemsBy(id int, it item, ctx *core.Context) string {
+func (c *inputsController) PatchItemsBy(id int, it item, ctx core.Context) string {
 	return ctx.Method() + " " + strconv.Itoa(id) + " " + it.Name
 }
 func (c *inputsController) AnyEcho(it item) string { return "echo " + it.Name }
@@ -75,13 +75,13 @@ func (c *inputsController) AnyEcho(it item) string { return "echo " + it.Name }
 func inputsApp(t *testing.T, opts ...core.Option) *core.Application {
 	t.Helper()
 	app := quietApp(opts...)
-	app.Use(func(ctx *core.Context) {
+	app.Use(func(ctx core.Context) {
 		ctx.SetRequest(ctx.Request().WithContext(context.WithValue(ctx.Request().Context(), ctxKey{}, "from middleware")))
 		ctx.Next()
 	})
 	m := mvc.New(app.Party("/in"))
 	m.Register(&store{name: "store"}, &english{greeting: "hello"},
-		func(ctx *core.Context) (user, error) {
+		func(ctx core.Context) (user, error) {
 			switch name := ctx.RequestHeader("X-User"); name {
 			case "":
 				return user{Name: "guest"}, nil
@@ -230,7 +230,7 @@ func (c *failingFieldController) Get() string { return "unreachable" }
 
 func TestProviderErrorInField(t *testing.T) {
 	app := quietApp()
-	m := mvc.New(app.Party("/f")).Register(func(*core.Context) (user, error) { return user{}, errProvider })
+	m := mvc.New(app.Party("/f")).Register(func(core.Context) (user, error) { return user{}, errProvider })
 	if err := mvc.Handle(m, new(failingFieldController)); err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func (c *netFieldsController) PostUpload(it item) string {
 
 func TestNetHTTPFieldsAndMultipart(t *testing.T) {
 	app := quietApp()
-	app.Use(func(ctx *core.Context) {
+	app.Use(func(ctx core.Context) {
 		ctx.SetRequest(ctx.Request().WithContext(context.WithValue(ctx.Request().Context(), ctxKey{}, "std value")))
 		ctx.Next()
 	})

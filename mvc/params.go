@@ -77,13 +77,13 @@ func parsePath(s string, k reflect.Kind, bits int) (v scalar, ok bool) {
 
 // pathValue returns the route parameter back places from the end (1 is the
 // last).
-func pathValue(ctx *core.Context, back int) (string, bool) {
+func pathValue(ctx core.Context, back int) (string, bool) {
 	ps := ctx.Params()
-	i := len(ps) - back
+	i := ps.Len() - back
 	if i < 0 {
 		return "", false
 	}
-	return ps[i].Value, true
+	return ps.At(i).Value, true
 }
 
 // bitsOf returns the bit size parsePath needs for t.
@@ -97,9 +97,9 @@ func bitsOf(t reflect.Type) int {
 
 // reflectPath returns the binder of a path parameter of type t taken back
 // places from the end of the route.
-func reflectPath(t reflect.Type, back int) func(ctx *core.Context) (reflect.Value, error) {
+func reflectPath(t reflect.Type, back int) func(ctx core.Context) (reflect.Value, error) {
 	k, bits := t.Kind(), bitsOf(t)
-	return func(ctx *core.Context) (reflect.Value, error) {
+	return func(ctx core.Context) (reflect.Value, error) {
 		s, ok := pathValue(ctx, back)
 		if !ok {
 			return reflect.Value{}, errNotFound
@@ -136,7 +136,7 @@ type directParam interface {
 func typedPath[A directParam](back int) getter[A] {
 	t := reflect.TypeFor[A]()
 	k, bits := t.Kind(), bitsOf(t)
-	return func(ctx *core.Context) (A, error) {
+	return func(ctx core.Context) (A, error) {
 		var a A
 		s, ok := pathValue(ctx, back)
 		if !ok {

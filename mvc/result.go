@@ -89,10 +89,10 @@ const (
 )
 
 // valueWriter writes one result value.
-type valueWriter func(ctx *core.Context, v reflect.Value)
+type valueWriter func(ctx core.Context, v reflect.Value)
 
 // resultsWriter writes all the results of a call.
-type resultsWriter func(ctx *core.Context, out []reflect.Value)
+type resultsWriter func(ctx core.Context, out []reflect.Value)
 
 // plainResultKind returns the kind of a method with the result types of
 // ft when it is one of the kinds with a typed writer, else resOther.
@@ -125,13 +125,13 @@ func plainResultKind(ft reflect.Type) resultKind {
 func resultsWriterFor(ft reflect.Type) (resultsWriter, error) {
 	switch ft.NumOut() {
 	case 0:
-		return func(*core.Context, []reflect.Value) {}, nil
+		return func(core.Context, []reflect.Value) {}, nil
 	case 1:
 		w, err := valueWriterFor(ft.Out(0))
 		if err != nil {
 			return nil, err
 		}
-		return func(ctx *core.Context, out []reflect.Value) { w(ctx, out[0]) }, nil
+		return func(ctx core.Context, out []reflect.Value) { w(ctx, out[0]) }, nil
 	case 2:
 		first, second := ft.Out(0), ft.Out(1)
 		w, err := valueWriterFor(first)
@@ -140,7 +140,7 @@ func resultsWriterFor(ft reflect.Type) (resultsWriter, error) {
 		}
 		switch {
 		case second.Implements(typeError):
-			return func(ctx *core.Context, out []reflect.Value) {
+			return func(ctx core.Context, out []reflect.Value) {
 				if e := out[1]; !isNil(e) {
 					ctx.StopWithError(e.Interface().(error))
 					return
@@ -148,14 +148,14 @@ func resultsWriterFor(ft reflect.Type) (resultsWriter, error) {
 				w(ctx, out[0])
 			}, nil
 		case second == typeInt:
-			return func(ctx *core.Context, out []reflect.Value) {
+			return func(ctx core.Context, out []reflect.Value) {
 				if !writeStatus(ctx, int(out[1].Int())) {
 					return
 				}
 				w(ctx, out[0])
 			}, nil
 		case second == typeBool:
-			return func(ctx *core.Context, out []reflect.Value) {
+			return func(ctx core.Context, out []reflect.Value) {
 				if !out[1].Bool() {
 					ctx.StopWithStatus(http.StatusNotFound)
 					return
@@ -172,35 +172,35 @@ func resultsWriterFor(ft reflect.Type) (resultsWriter, error) {
 func valueWriterFor(t reflect.Type) (valueWriter, error) {
 	switch {
 	case t.Kind() == reflect.String:
-		return func(ctx *core.Context, v reflect.Value) { writeText(ctx, v.String()) }, nil
+		return func(ctx core.Context, v reflect.Value) { writeText(ctx, v.String()) }, nil
 	case t == typeBytes:
-		return func(ctx *core.Context, v reflect.Value) { writeBytes(ctx, v.Bytes()) }, nil
+		return func(ctx core.Context, v reflect.Value) { writeBytes(ctx, v.Bytes()) }, nil
 	case t == typeInt:
-		return func(ctx *core.Context, v reflect.Value) { writeStatus(ctx, int(v.Int())) }, nil
+		return func(ctx core.Context, v reflect.Value) { writeStatus(ctx, int(v.Int())) }, nil
 	case t.Implements(typeError):
-		return func(ctx *core.Context, v reflect.Value) {
+		return func(ctx core.Context, v reflect.Value) {
 			if !isNil(v) {
 				ctx.StopWithError(v.Interface().(error))
 			}
 		}, nil
 	case t == typeView:
-		return func(ctx *core.Context, v reflect.Value) { writeView(ctx, v.Interface().(View)) }, nil
+		return func(ctx core.Context, v reflect.Value) { writeView(ctx, v.Interface().(View)) }, nil
 	case t == reflect.PointerTo(typeView):
-		return func(ctx *core.Context, v reflect.Value) {
+		return func(ctx core.Context, v reflect.Value) {
 			if !v.IsNil() {
 				writeView(ctx, *v.Interface().(*View))
 			}
 		}, nil
 	case t == typeResponse:
-		return func(ctx *core.Context, v reflect.Value) { writeResponse(ctx, v.Interface().(Response)) }, nil
+		return func(ctx core.Context, v reflect.Value) { writeResponse(ctx, v.Interface().(Response)) }, nil
 	case t == reflect.PointerTo(typeResponse):
-		return func(ctx *core.Context, v reflect.Value) {
+		return func(ctx core.Context, v reflect.Value) {
 			if !v.IsNil() {
 				writeResponse(ctx, *v.Interface().(*Response))
 			}
 		}, nil
 	case t.Kind() == reflect.Interface:
-		return func(ctx *core.Context, v reflect.Value) {
+		return func(ctx core.Context, v reflect.Value) {
 			if !v.IsNil() {
 				writeAny(ctx, v.Interface())
 			}
@@ -210,7 +210,7 @@ func valueWriterFor(t reflect.Type) (valueWriter, error) {
 	case reflect.Chan, reflect.Func, reflect.UnsafePointer, reflect.Complex64, reflect.Complex128:
 		return nil, fmt.Errorf("result type %s cannot be written (not JSON-encodable)", t)
 	}
-	return func(ctx *core.Context, v reflect.Value) { ctx.JSON(v.Interface()) }, nil
+	return func(ctx core.Context, v reflect.Value) { ctx.JSON(v.Interface()) }, nil
 }
 
 // isNil reports whether v holds a nil of a nillable kind.
@@ -223,7 +223,7 @@ func isNil(v reflect.Value) bool {
 }
 
 // writeAny writes a result whose type is only known at request time.
-func writeAny(ctx *core.Context, x any) {
+func writeAny(ctx core.Context, x any) {
 	switch x := x.(type) {
 	case string:
 		writeText(ctx, x)
@@ -252,8 +252,8 @@ func writeAny(ctx *core.Context, x any) {
 }
 
 // writeText writes s as text/plain unless a Content-Type was set.
-func writeText(ctx *core.Context, s string) {
-	h := ctx.ResponseWriter().Header()
+func writeText(ctx core.Context, s string) {
+	h := ctx.Header()
 	if _, ok := h["Content-Type"]; !ok {
 		h["Content-Type"] = textPlain
 	}
@@ -261,14 +261,14 @@ func writeText(ctx *core.Context, s string) {
 }
 
 // writeBytes writes b as the body.
-func writeBytes(ctx *core.Context, b []byte) {
+func writeBytes(ctx core.Context, b []byte) {
 	ctx.Write(b)
 }
 
 // writeStatus sets the status; 0 leaves it alone. A code outside 100-999
 // is a bug in the method and answers 500. It reports whether the response
 // may go on.
-func writeStatus(ctx *core.Context, code int) bool {
+func writeStatus(ctx core.Context, code int) bool {
 	switch {
 	case code == 0:
 		return true
@@ -281,7 +281,7 @@ func writeStatus(ctx *core.Context, code int) bool {
 }
 
 // writeError stops with err unless it is nil.
-func writeError(ctx *core.Context, err error) {
+func writeError(ctx core.Context, err error) {
 	if err != nil {
 		ctx.StopWithError(err)
 	}
@@ -290,7 +290,7 @@ func writeError(ctx *core.Context, err error) {
 // errNoViewName is the error of a View result without a Name.
 var errNoViewName = errors.New("mvc: View result without a Name")
 
-func writeView(ctx *core.Context, v View) {
+func writeView(ctx core.Context, v View) {
 	if v.Name == "" {
 		ctx.StopWithError(errNoViewName)
 		return
@@ -304,7 +304,7 @@ func writeView(ctx *core.Context, v View) {
 	ctx.View(v.Name, v.Data)
 }
 
-func writeResponse(ctx *core.Context, r Response) {
+func writeResponse(ctx core.Context, r Response) {
 	if r.Err != nil {
 		ctx.StopWithError(r.Err)
 		return
@@ -338,7 +338,7 @@ func writeResponse(ctx *core.Context, r Response) {
 }
 
 // routeName names the matched route for error messages.
-func routeName(ctx *core.Context) string {
+func routeName(ctx core.Context) string {
 	if rt := ctx.Route(); rt != nil {
 		return rt.String()
 	}

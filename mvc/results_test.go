@@ -37,7 +37,7 @@ type resultsController struct{}
 
 func (c *resultsController) GetString() string { return "text" }
 func (c *resultsController) GetLabel() label   { return "named string" }
-func (c *resultsController) GetHTML(ctx *core.Context) string {
+func (c *resultsController) GetHTML(ctx core.Context) string {
 	ctx.SetContentType("text/html; charset=utf-8")
 	return "<b>html</b>"
 }
@@ -50,14 +50,14 @@ func (c *resultsController) GetNilError() error { return nil }
 func (c *resultsController) GetForbidden() error {
 	return core.NewHTTPError(http.StatusForbidden, "not yours")
 }
-func (c *resultsController) GetInternal() error           { return errors.New("secret database detail") }
-func (c *resultsController) GetStruct() point             { return point{1, 2} }
-func (c *resultsController) GetPointer() *point           { return &point{3, 4} }
-func (c *resultsController) GetMap() map[string]int       { return map[string]int{"a": 1} }
-func (c *resultsController) GetSlice() []point            { return []point{{5, 6}} }
-func (c *resultsController) GetNumber() float64           { return 2.5 }
-func (c *resultsController) GetNothing(ctx *core.Context) { ctx.WriteString("by hand") }
-func (c *resultsController) GetEmpty()                    {}
+func (c *resultsController) GetInternal() error          { return errors.New("secret database detail") }
+func (c *resultsController) GetStruct() point            { return point{1, 2} }
+func (c *resultsController) GetPointer() *point          { return &point{3, 4} }
+func (c *resultsController) GetMap() map[string]int      { return map[string]int{"a": 1} }
+func (c *resultsController) GetSlice() []point           { return []point{{5, 6}} }
+func (c *resultsController) GetNumber() float64          { return 2.5 }
+func (c *resultsController) GetNothing(ctx core.Context) { ctx.WriteString("by hand") }
+func (c *resultsController) GetEmpty()                   {}
 func (c *resultsController) GetView() mvc.View {
 	return mvc.View{Name: "page.html", Layout: "main.html", Data: "d", Code: http.StatusAccepted}
 }

@@ -27,7 +27,7 @@ var (
 var errNoSession = errors.New("mvc: a *sessions.Session is injected but the sessions middleware did not run and no *sessions.Manager is registered")
 
 // sessionInput returns the binder of t when t is *sessions.Session.
-func sessionInput(t reflect.Type, deps *Dependencies) (func(*core.Context) (*sessions.Session, error), bool) {
+func sessionInput(t reflect.Type, deps *Dependencies) (func(core.Context) (*sessions.Session, error), bool) {
 	if t != typeSession {
 		return nil, false
 	}
@@ -35,7 +35,7 @@ func sessionInput(t reflect.Type, deps *Dependencies) (func(*core.Context) (*ses
 	if d := deps.lookup(typeManager); d != nil && d.static() {
 		manager, _ = d.value.Interface().(*sessions.Manager)
 	}
-	return func(ctx *core.Context) (*sessions.Session, error) {
+	return func(ctx core.Context) (*sessions.Session, error) {
 		if s := sessions.Get(ctx); s != nil {
 			return s, nil
 		}

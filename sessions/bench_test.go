@@ -34,7 +34,7 @@ func setgetApp(b testing.TB, opts ...sessions.Option) (*core.Application, *sessi
 	b.Cleanup(func() { m.Close() })
 	app := core.New()
 	app.Use(m.Handler())
-	app.Get("/setget", func(ctx *core.Context) {
+	app.Get("/setget", func(ctx core.Context) {
 		s := sessions.Get(ctx)
 		s.Set("key", "value")
 		ctx.WriteString(s.GetString("key", ""))
@@ -49,7 +49,7 @@ func setgetApp(b testing.TB, opts ...sessions.Option) (*core.Application, *sessi
 // the other benchmarks as an overhead over the router.
 func BenchmarkBaselineNoSession(b *testing.B) {
 	app := core.New()
-	app.Get("/setget", func(ctx *core.Context) { ctx.WriteString("value") })
+	app.Get("/setget", func(ctx core.Context) { ctx.WriteString("value") })
 	if err := app.Build(); err != nil {
 		b.Fatal(err)
 	}

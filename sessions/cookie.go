@@ -82,9 +82,8 @@ const (
 // persistent cookie, 0 a browser-session cookie and < 0 a deletion. The
 // header value is built in one allocation of its exact size, and assigned
 // directly when the response has no Set-Cookie yet.
-func (m *Manager) setCookie(w http.ResponseWriter, tls bool, value string, maxAge time.Duration, now time.Time) {
+func (m *Manager) setCookie(h http.Header, tls bool, value string, maxAge time.Duration, now time.Time) {
 	v := m.cookieHeader(tls, value, maxAge, now)
-	h := w.Header()
 	list, ok := h["Set-Cookie"]
 	if !ok {
 		h["Set-Cookie"] = []string{v}

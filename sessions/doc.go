@@ -5,7 +5,7 @@
 //	m := sessions.MustNew(sessions.WithCookie("sid")) // HttpOnly, SameSite=Lax, in memory
 //	app.OnShutdown(func() { m.Close() })             // stops the memory store's sweeper
 //	app.Use(m.Handler())                             // every route below has a session
-//	app.Post("/login", func(ctx *vireo.Context) {
+//	app.Post("/login", func(ctx vireo.Context) {
 //		sess, err := m.Regenerate(ctx)               // new ID at a privilege change
 //		if err != nil {
 //			ctx.StopWithError(err)                   // 503: the store is down
@@ -15,7 +15,7 @@
 //		sess.SetFlash("notice", "welcome")           // readable once
 //		ctx.Redirect("/me", http.StatusSeeOther)
 //	})
-//	app.Get("/me", func(ctx *vireo.Context) {
+//	app.Get("/me", func(ctx vireo.Context) {
 //		ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous"))
 //	})
 //
@@ -25,7 +25,7 @@
 // instead. Start returns the request's session (Handler calls it for every
 // route below it; without Handler, call it where a session is needed), Get
 // the one already started, Regenerate, Destroy and UpdateExpiration act on
-// it. Each takes an Exchange: a *vireo.Context, or, in plain net/http code,
+// it. Each takes an Exchange: a vireo.Context, or, in plain net/http code,
 // HTTP(w, r), with m.Wrap as the middleware:
 //
 //	mux.HandleFunc("/me", func(w http.ResponseWriter, r *http.Request) {

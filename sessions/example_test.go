@@ -48,11 +48,11 @@ func Example() {
 
 	app := core.New()
 	app.Use(m.Handler()) // every route has its session, found with sessions.Get
-	app.Get("/visit", func(ctx *core.Context) {
+	app.Get("/visit", func(ctx core.Context) {
 		sess := sessions.Get(ctx)
 		sess.Set("visits", sess.GetInt("visits", 0)+1) // the first write creates the session
 	})
-	app.Post("/login", func(ctx *core.Context) {
+	app.Post("/login", func(ctx core.Context) {
 		sess, err := m.Regenerate(ctx)
 		if err != nil {
 			ctx.StopWithError(err) // 503 when the store is down
@@ -61,7 +61,7 @@ func Example() {
 		sess.Set("user", ctx.Query("user"))
 		ctx.Redirect("/me", http.StatusSeeOther)
 	})
-	app.Get("/me", func(ctx *core.Context) {
+	app.Get("/me", func(ctx core.Context) {
 		ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous"))
 	})
 

@@ -15,6 +15,7 @@ package sessions
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/vireo-go/vireo/core"
@@ -24,8 +25,12 @@ import (
 const ContextKey = "vireo.session"
 
 // Exchange is a request and its response, what every session operation
-// works on. *core.Context (vireo.Context) satisfies it; in net/http code,
-// HTTP(w, r) makes one.
+// works on: a core.Context (vireo.Context), or in net/http code what
+// HTTP(w, r) returns. Other implementations are refused (Start returns
+// ErrExchange): the operations look at those two concrete types and never
+// call an Exchange's methods through the interface, which is what lets a
+// core.Context passed as an Exchange stay on the caller's stack instead of
+// being copied to the heap at every call.
 type Exchange interface {
 	Request() *http.Request
 	ResponseWriter() http.ResponseWriter
@@ -58,27 +63,46 @@ func HTTP(w http.ResponseWriter, r *http.Request) Exchange {
 	return &httpExchange{w: w, r: r}
 }
 
-// exchangeOf returns x as an *httpExchange.
-func exchangeOf(x Exchange) *httpExchange {
-	if hx, ok := x.(*httpExchange); ok {
-		return hx
+// ErrExchange is returned for an Exchange that is neither a core.Context
+// nor a value HTTP returned.
+var ErrExchange = errors.New("sessions: the Exchange must be a core.Context or come from HTTP(w, r)")
+
+// requestOf returns the request of x, or nil for an unknown Exchange.
+func requestOf(x Exchange) *http.Request {
+	switch x := x.(type) {
+	case core.Context:
+		return x.Request()
+	case *httpExchange:
+		return x.r
 	}
-	return HTTP(x.ResponseWriter(), x.Request()).(*httpExchange)
+	return nil
+}
+
+// headerOf returns the response header of x's response.
+func headerOf(x Exchange) http.Header {
+	switch x := x.(type) {
+	case core.Context:
+		return x.Header() // without making the writer ResponseWriter returns
+	case *httpExchange:
+		return x.w.Header()
+	}
+	return http.Header{}
 }
 
 // Get returns the session started for this request (by Handler, Wrap or
-// Start), or nil when none was. x is a *core.Context, or HTTP(w, r).
+// Start), or nil when none was. x is a core.Context, or HTTP(w, r).
 func Get(x Exchange) *Session {
-	if c, ok := x.(*core.Context); ok {
+	if c, ok := x.(core.Context); ok {
 		if s, _ := c.Values().Get(ContextKey).(*Session); s != nil {
 			return s
 		}
+		// A session Wrap started, reached through vireo's FromStd.
+		if r := c.Request(); r != nil {
+			if hx, _ := r.Context().Value(ctxKey{}).(*httpExchange); hx != nil {
+				return hx.sess
+			}
+		}
 	} else if hx, ok := x.(*httpExchange); ok {
-		return hx.sess
-	}
-	// A session Wrap started, reached through vireo's FromStd or a
-	// foreign Exchange.
-	if hx, _ := x.Request().Context().Value(ctxKey{}).(*httpExchange); hx != nil {
 		return hx.sess
 	}
 	return nil
@@ -87,11 +111,11 @@ func Get(x Exchange) *Session {
 // forget drops the request's session after Destroy, so that a later Start
 // begins a new one.
 func (m *Manager) forget(x Exchange) {
-	if c, ok := x.(*core.Context); ok {
+	if c, ok := x.(core.Context); ok {
 		c.Values().Delete(ContextKey)
 		return
 	}
-	if hx := exchangeOf(x); hx.sess != nil && hx.sess.m == m {
+	if hx, ok := x.(*httpExchange); ok && hx.sess != nil && hx.sess.m == m {
 		hx.sess = nil
 	}
 }
@@ -101,7 +125,7 @@ func (m *Manager) forget(x Exchange) {
 // with Get. When the Database fails it stops the chain with 503 Service
 // Unavailable (a *StoreError through ctx.StopWithError).
 func (m *Manager) Handler() core.Handler {
-	return func(c *core.Context) {
+	return func(c core.Context) {
 		if _, err := m.startCore(c); err != nil {
 			m.log.Error("sessions: cannot start session", "err", err)
 			c.StopWithError(err)
@@ -194,8 +218,8 @@ func (w *saveWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 type saveHook Session
 
 // BeforeWrite saves the session; an error refuses the response (503).
-func (h *saveHook) BeforeWrite(c *core.Context) error {
-	return (*Session)(h).saveBeforeResponse(c.ResponseWriter().Header())
+func (h *saveHook) BeforeWrite(c core.Context) error {
+	return (*Session)(h).saveBeforeResponse(c.Header())
 }
 
 // saveBeforeResponse saves pending changes; when that fails it withdraws a

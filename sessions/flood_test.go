@@ -34,7 +34,7 @@ func TestFloodKeepsReturningUser(t *testing.T) {
 	m := sessions.MustNew(sessions.WithDatabase(db), sessions.WithClock(clock.Now))
 	app := core.New()
 	app.Use(m.Handler())
-	app.Get("/login", func(ctx *core.Context) {
+	app.Get("/login", func(ctx core.Context) {
 		s, err := m.Regenerate(ctx)
 		if err != nil {
 			ctx.StopWithError(err)
@@ -42,10 +42,10 @@ func TestFloodKeepsReturningUser(t *testing.T) {
 		}
 		s.Set("user", "ann")
 	})
-	app.Get("/me", func(ctx *core.Context) { ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous")) })
+	app.Get("/me", func(ctx core.Context) { ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous")) })
 	// Every anonymous request writes to its session, the worst case: a
 	// page that only reads stores nothing at all.
-	app.Get("/visit", func(ctx *core.Context) { sessions.Get(ctx).Set("visits", 1) })
+	app.Get("/visit", func(ctx core.Context) { sessions.Get(ctx).Set("visits", 1) })
 	if err := app.Build(); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestReadOnlyFloodStoresNothing(t *testing.T) {
 	m := sessions.MustNew(sessions.WithDatabase(db))
 	app := core.New()
 	app.UseRouter(m.Handler())
-	app.Get("/page", func(ctx *core.Context) { ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous")) })
+	app.Get("/page", func(ctx core.Context) { ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous")) })
 	if err := app.Build(); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@
 // A Database error is returned, never papered over with an empty session.
 //
 // Every operation takes an Exchange, the request and its response: a
-// *core.Context, or HTTP(w, r) in plain net/http code.
+// core.Context, or HTTP(w, r) in plain net/http code.
 
 package sessions
 
@@ -108,20 +108,23 @@ func (m *Manager) Close() error {
 // Service Unavailable (see the package documentation).
 //
 // The error, a *StoreError when the Database cannot be reached, answers
-// 503 through ctx.StopWithError. x is a *core.Context, or HTTP(w, r).
+// 503 through ctx.StopWithError. x is a core.Context, or HTTP(w, r).
 func (m *Manager) Start(x Exchange) (*Session, error) {
-	if c, ok := x.(*core.Context); ok {
-		return m.startCore(c)
+	switch x := x.(type) {
+	case core.Context:
+		return m.startCore(x)
+	case *httpExchange:
+		return m.startHTTP(x)
 	}
-	return m.startHTTP(exchangeOf(x))
+	return nil, ErrExchange
 }
 
-func (m *Manager) startCore(c *core.Context) (*Session, error) {
+func (m *Manager) startCore(c core.Context) (*Session, error) {
 	values := c.Values()
 	if s, _ := values.Get(ContextKey).(*Session); s != nil && s.m == m && !s.rec.destroyed() {
 		return s, nil
 	}
-	s, err := m.load(c.ResponseWriter(), c.Request(), saveBeforeWrite)
+	s, err := m.load(c.Header(), c.Request(), saveBeforeWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +143,7 @@ func (m *Manager) startHTTP(x *httpExchange) (*Session, error) {
 	if x.wrapped != nil {
 		mode = saveBeforeWrite
 	}
-	s, err := m.load(x.w, x.r, mode)
+	s, err := m.load(x.w.Header(), x.r, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +167,7 @@ const (
 )
 
 // load finds the session the request's cookie names, or makes a new one.
-func (m *Manager) load(w http.ResponseWriter, r *http.Request, mode saveMode) (*Session, error) {
+func (m *Manager) load(h http.Header, r *http.Request, mode saveMode) (*Session, error) {
 	now := m.now()
 	if lines := r.Header["Cookie"]; len(lines) > 0 {
 		sess, err := m.fromCookies(lines, r, now, mode)
@@ -172,14 +175,14 @@ func (m *Manager) load(w http.ResponseWriter, r *http.Request, mode saveMode) (*
 			return nil, err
 		}
 		if sess != nil {
-			if err := m.slide(w, r, sess, now); err != nil {
+			if err := m.slide(h, r, sess, now); err != nil {
 				return nil, err
 			}
 			return sess, nil
 		}
 	}
 	return &Session{m: m, rec: newRecord(now.UnixNano() + int64(m.lifetime)), isNew: true,
-		req: r, w: w, mode: mode}, nil
+		req: r, header: h, mode: mode}, nil
 }
 
 // fromCookies returns the live session that the first valid cookie of the
@@ -254,7 +257,7 @@ func (m *Manager) cookieMaxAge(rec *Record) time.Duration {
 // moves to now+lifetime once 1/16 of the lifetime has passed since it last
 // moved, which bounds both the Set-Cookie headers and a remote store's
 // writes to 16 per lifetime for a busy session.
-func (m *Manager) slide(w http.ResponseWriter, r *http.Request, s *Session, now time.Time) error {
+func (m *Manager) slide(h http.Header, r *http.Request, s *Session, now time.Time) error {
 	if !m.sliding {
 		return nil
 	}
@@ -279,7 +282,7 @@ func (m *Manager) slide(w http.ResponseWriter, r *http.Request, s *Session, now 
 		if err != nil {
 			return err
 		}
-		m.setCookie(w, r.TLS != nil, value, maxAge, now)
+		m.setCookie(h, r.TLS != nil, value, maxAge, now)
 	}
 	return nil
 }
@@ -292,7 +295,7 @@ func (m *Manager) Destroy(x Exchange) error {
 	if err != nil {
 		return err
 	}
-	w, r := x.ResponseWriter(), x.Request()
+	h, r := headerOf(x), requestOf(x)
 	s.rec.mu.Lock()
 	id, sent := s.id, s.cookieSent
 	s.rec.clear()
@@ -306,7 +309,7 @@ func (m *Manager) Destroy(x Exchange) error {
 		}
 	}
 	if !s.isNew || sent {
-		m.setCookie(w, r.TLS != nil, "", -1, m.now())
+		m.setCookie(h, r.TLS != nil, "", -1, m.now())
 	}
 	m.forget(x)
 	return nil
@@ -352,7 +355,7 @@ func (m *Manager) Regenerate(x Exchange) (*Session, error) {
 	s.id = newID
 	s.cookieSent = true
 	s.rec.mu.Unlock()
-	m.setCookie(x.ResponseWriter(), x.Request().TLS != nil, value, m.cookieMaxAge(s.rec), m.now())
+	m.setCookie(headerOf(x), requestOf(x).TLS != nil, value, m.cookieMaxAge(s.rec), m.now())
 	return s, nil
 }
 
@@ -383,7 +386,7 @@ func (m *Manager) UpdateExpiration(x Exchange, lifetime time.Duration) error {
 	s.rec.mu.Lock()
 	s.cookieSent = true
 	s.rec.mu.Unlock()
-	m.setCookie(x.ResponseWriter(), x.Request().TLS != nil, value, m.cookieMaxAge(s.rec), now)
+	m.setCookie(headerOf(x), requestOf(x).TLS != nil, value, m.cookieMaxAge(s.rec), now)
 	return nil
 }
 

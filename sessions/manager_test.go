@@ -52,30 +52,30 @@ func newTestApp(t *testing.T, opts ...sessions.Option) *testApp {
 	t.Cleanup(func() { m.Close() })
 	app := core.New(core.WithLogger(quiet))
 	app.Use(m.Handler())
-	app.Get("/set", func(ctx *core.Context) {
+	app.Get("/set", func(ctx core.Context) {
 		s := sessions.Get(ctx)
 		for k, v := range ctx.Request().URL.Query() {
 			s.Set(k, v[0])
 		}
 		a.info(ctx, s)
 	})
-	app.Get("/get", func(ctx *core.Context) {
+	app.Get("/get", func(ctx core.Context) {
 		s := sessions.Get(ctx)
 		a.info(ctx, s)
 		ctx.WriteString(s.GetString(ctx.QueryDefault("key", "name"), ""))
 	})
-	app.Get("/setget", func(ctx *core.Context) {
+	app.Get("/setget", func(ctx core.Context) {
 		s := sessions.Get(ctx)
 		s.Set("key", "value")
 		ctx.WriteString(s.GetString("key", ""))
 	})
-	app.Get("/many", func(ctx *core.Context) {
+	app.Get("/many", func(ctx core.Context) {
 		s := sessions.Get(ctx)
 		for i := 0; i < 10; i++ {
 			s.Set("k"+strconv.Itoa(i), i)
 		}
 	})
-	app.Get("/remember", func(ctx *core.Context) {
+	app.Get("/remember", func(ctx core.Context) {
 		if err := m.UpdateExpiration(ctx, 30*24*time.Hour); err != nil {
 			ctx.StopWithError(err)
 		}
@@ -89,7 +89,7 @@ func newTestApp(t *testing.T, opts ...sessions.Option) *testApp {
 	return a
 }
 
-func (a *testApp) info(ctx *core.Context, s *sessions.Session) {
+func (a *testApp) info(ctx core.Context, s *sessions.Session) {
 	ctx.SetResponseHeader("X-Session", s.ID())
 	ctx.SetResponseHeader("X-New", strconv.FormatBool(s.IsNew()))
 }
@@ -434,7 +434,7 @@ func TestStartWithoutHandlerOnOutage(t *testing.T) {
 	defer db.Close()
 	app := core.New(core.WithLogger(quiet))
 	var startErr error
-	app.Get("/", func(ctx *core.Context) {
+	app.Get("/", func(ctx core.Context) {
 		_, startErr = m.Start(ctx)
 		if startErr != nil {
 			ctx.StopWithError(startErr)
@@ -648,5 +648,65 @@ func TestSameValueIsNotAWrite(t *testing.T) {
 	get(t, c, a.srv.URL+"/set?name=ann")
 	if n := db.saves.Load(); n != 2 {
 		t.Fatalf("%d saves after a real change, want 2", n)
+	}
+}
+
+// foreignExchange is an Exchange that neither core nor HTTP made.
+type foreignExchange struct{ r *http.Request }
+
+func (x foreignExchange) Request() *http.Request              { return x.r }
+func (x foreignExchange) ResponseWriter() http.ResponseWriter { return httptest.NewRecorder() }
+
+// TestForeignExchangeRefused checks that an Exchange of another type gets
+// ErrExchange from every operation instead of a session nobody saves.
+func TestForeignExchangeRefused(t *testing.T) {
+	m := sessions.MustNew()
+	defer m.Close()
+	x := foreignExchange{httptest.NewRequest(http.MethodGet, "/", nil)}
+	if _, err := m.Start(x); !errors.Is(err, sessions.ErrExchange) {
+		t.Fatalf("Start: %v, want ErrExchange", err)
+	}
+	if _, err := m.Regenerate(x); !errors.Is(err, sessions.ErrExchange) {
+		t.Fatalf("Regenerate: %v, want ErrExchange", err)
+	}
+	if err := m.Destroy(x); !errors.Is(err, sessions.ErrExchange) {
+		t.Fatalf("Destroy: %v, want ErrExchange", err)
+	}
+	if err := m.UpdateExpiration(x, time.Hour); !errors.Is(err, sessions.ErrExchange) {
+		t.Fatalf("UpdateExpiration: %v, want ErrExchange", err)
+	}
+	if s := sessions.Get(x); s != nil {
+		t.Fatal("Get found a session for a foreign Exchange")
+	}
+}
+
+// TestStartWithContextAllocatesNothing checks that passing a core.Context
+// as an Exchange does not copy it to the heap: Start on a returning
+// in-memory session allocates nothing, as Handler and Get do.
+func TestStartWithContextAllocatesNothing(t *testing.T) {
+	m := sessions.MustNew()
+	defer m.Close()
+	app := core.New()
+	app.Get("/", func(ctx core.Context) {
+		s, err := m.Start(ctx)
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		s.Set("n", 1)
+		ctx.WriteString("ok")
+	})
+	rec := httptest.NewRecorder()
+	app.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	ck := rec.Result().Cookies()
+	if len(ck) != 1 {
+		t.Fatalf("cookies %v", ck)
+	}
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.AddCookie(ck[0])
+	w := &benchWriter{h: make(http.Header)}
+	app.ServeHTTP(w, req) // the first return makes the shared handle
+	if n := testing.AllocsPerRun(100, func() { w.reset(); app.ServeHTTP(w, req) }); n != 0 {
+		t.Fatalf("%v allocations per request", n)
 	}
 }

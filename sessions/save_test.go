@@ -47,7 +47,7 @@ func saveApps(t *testing.T, m *sessions.Manager) map[string]http.Handler {
 		}
 		for _, wr := range writers {
 			wr := wr
-			app.Get(wr.path, func(ctx *core.Context) {
+			app.Get(wr.path, func(ctx core.Context) {
 				s, err := m.Start(ctx)
 				if err != nil {
 					ctx.StopWithError(err)
@@ -144,7 +144,7 @@ func TestSaveRunsBeforeTheFirstByte(t *testing.T) {
 	m := sessions.MustNew(sessions.WithDatabase(db), sessions.WithClock(clock.Now), sessions.WithLogger(quiet))
 	app := core.New(core.WithLogger(quiet))
 	app.Use(m.Handler())
-	app.Get("/", func(ctx *core.Context) {
+	app.Get("/", func(ctx core.Context) {
 		s := sessions.Get(ctx)
 		s.Set("user", "ann")
 		before := db.saves.Load()

@@ -23,9 +23,9 @@ import (
 type Session struct {
 	m          *Manager
 	rec        *Record
-	id         string              // guarded by rec.mu; "" until a new session needs one
-	req        *http.Request       // its context for a copying Database's writes, TLS for a new cookie; nil for shared handles
-	w          http.ResponseWriter // a new session's response, for its cookie
+	id         string        // guarded by rec.mu; "" until a new session needs one
+	req        *http.Request // its context for a copying Database's writes, TLS for a new cookie; nil for shared handles
+	header     http.Header   // the response header of a new session's request, for its cookie
 	isNew      bool
 	mode       saveMode
 	touch      bool // expiry moved: a non-shared Database needs Touch; guarded by rec.mu
@@ -275,7 +275,7 @@ func (s *Session) write(fn func(*Record) bool) error {
 		if maxAge > 0 {
 			now = s.m.now() // only a persistent cookie carries a date
 		}
-		s.m.setCookie(s.w, s.req != nil && s.req.TLS != nil, value, maxAge, now)
+		s.m.setCookie(s.header, s.req != nil && s.req.TLS != nil, value, maxAge, now)
 	}
 	if s.m.shared != nil {
 		// The stored Record is this one: only a new session needs

@@ -80,7 +80,7 @@ func TestViewsOverHTTP(t *testing.T) {
 				t.Fatal(err)
 			}
 			page := func(name, layout string, data any) core.Handler {
-				return func(ctx *core.Context) {
+				return func(ctx core.Context) {
 					if layout != "" {
 						ctx.SetViewLayout(layout)
 					}
@@ -88,7 +88,7 @@ func TestViewsOverHTTP(t *testing.T) {
 				}
 			}
 			app.Get("/", page("index.html", "", map[string]any{"Title": "Home Page"}))
-			app.Get("/viewdata", func(ctx *core.Context) { ctx.SetViewData("User", "<script>x</script>"); ctx.Next() },
+			app.Get("/viewdata", func(ctx core.Context) { ctx.SetViewData("User", "<script>x</script>"); ctx.Next() },
 				page("user.html", view.NoLayout, nil))
 			app.Get("/missing", page("nope.html", "", nil))
 			app.Get("/missing-layout", page("index.html", "layouts/nope.html", map[string]any{"Title": "x"}))

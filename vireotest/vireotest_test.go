@@ -14,16 +14,16 @@ import (
 
 func TestClient(t *testing.T) {
 	app := vireo.New()
-	app.Get("/set", func(ctx *vireo.Context) {
+	app.Get("/set", func(ctx vireo.Context) {
 		ctx.SetCookie(&http.Cookie{Name: "n", Value: "1", Path: "/"})
 		ctx.Redirect("/get", http.StatusFound)
 	})
-	app.Get("/get", func(ctx *vireo.Context) {
+	app.Get("/get", func(ctx vireo.Context) {
 		v, _ := ctx.Cookie("n")
 		ctx.Text("cookie=" + v)
 	})
-	app.Post("/form", func(ctx *vireo.Context) { ctx.Text(ctx.PostValue("a")) })
-	app.Put("/json", func(ctx *vireo.Context) {
+	app.Post("/form", func(ctx vireo.Context) { ctx.Text(ctx.PostValue("a")) })
+	app.Put("/json", func(ctx vireo.Context) {
 		var m map[string]int
 		if err := ctx.ReadJSON(&m); err != nil {
 			ctx.StopWithError(err)
@@ -63,7 +63,7 @@ func (r *recordingTB) Fatalf(format string, args ...any) {
 // the test instead of being dropped silently.
 func TestDoOddHeaderList(t *testing.T) {
 	app := vireo.New(vireo.WithStartupOutput(nil))
-	app.Get("/", func(ctx *vireo.Context) { ctx.Text(ctx.RequestHeader("X-A")) })
+	app.Get("/", func(ctx vireo.Context) { ctx.Text(ctx.RequestHeader("X-A")) })
 	rec := &recordingTB{TB: t}
 	c := vireotest.New(rec, app)
 	done := make(chan struct{})

@@ -61,9 +61,9 @@ func (w *nopWriter) WriteHeader(int)                   {}
 func vireoRouter(routes []route) http.Handler {
 	app := vireo.New()
 	for _, r := range routes {
-		app.Handle(r.method, r.brace, func(c *vireo.Context) {
-			for _, p := range c.Params() {
-				io.WriteString(c.ResponseWriter(), p.Value)
+		app.Handle(r.method, r.brace, func(c vireo.Context) {
+			for _, v := range c.Params().All() {
+				c.WriteString(v)
 			}
 		})
 	}

@@ -160,12 +160,12 @@ func newApp(cfg config) *vireo.Application {
 		middleware.MustRateLimit(middleware.WithRate(float64(cfg.rateLimit), cfg.rateLimit)),
 	)
 
-	app.Get("/healthz", func(ctx *vireo.Context) { ctx.Text("ok") })
+	app.Get("/healthz", func(ctx vireo.Context) { ctx.Text("ok") })
 
 	items := newStore()
 	api := app.Party("/api")
-	api.Get("/items", func(ctx *vireo.Context) { ctx.JSON(items.list()) })
-	api.Post("/items", func(ctx *vireo.Context) {
+	api.Get("/items", func(ctx vireo.Context) { ctx.JSON(items.list()) })
+	api.Post("/items", func(ctx vireo.Context) {
 		var in newItem
 		if err := ctx.ReadJSON(&in); err != nil {
 			ctx.StopWithError(err) // 400 with the field errors, 413, 415...
@@ -178,7 +178,7 @@ func newApp(cfg config) *vireo.Application {
 	})
 	// The handler overruns its deadline: the client gets 503 at 500 ms,
 	// and what the handler writes when it wakes up is refused.
-	api.Get("/slow", middleware.MustTimeout(500*time.Millisecond), func(ctx *vireo.Context) {
+	api.Get("/slow", middleware.MustTimeout(500*time.Millisecond), func(ctx vireo.Context) {
 		time.Sleep(2 * time.Second)
 		ctx.Text("too late")
 	})
@@ -186,7 +186,7 @@ func newApp(cfg config) *vireo.Application {
 	app.Get("/admin",
 		middleware.MustBasicAuth(middleware.WithRealm("api-server admin"),
 			middleware.WithUsers(map[string]string{"admin": cfg.adminPassword})),
-		func(ctx *vireo.Context) { ctx.Text("welcome, " + middleware.BasicAuthUser(ctx)) })
+		func(ctx vireo.Context) { ctx.Text("welcome, " + middleware.BasicAuthUser(ctx)) })
 	return app
 }
 

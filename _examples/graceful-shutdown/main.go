@@ -27,10 +27,10 @@ func newApp(slow time.Duration, onShutdown func()) *vireo.Application {
 	// in-flight requests; longer ones are cut off.
 	app := vireo.New(vireo.WithShutdownTimeout(10 * time.Second))
 
-	app.Get("/", func(ctx *vireo.Context) {
+	app.Get("/", func(ctx vireo.Context) {
 		ctx.Text("fast response")
 	})
-	app.Get("/slow", func(ctx *vireo.Context) {
+	app.Get("/slow", func(ctx vireo.Context) {
 		ctx.SetContentType("text/plain; charset=utf-8")
 		ctx.WriteString("working...\n")
 		// Flush so the client sees the first line at once: it knows the

@@ -23,10 +23,10 @@ import (
 // through httptest.
 func newApp() *vireo.Application {
 	app := vireo.New()
-	app.Get("/", func(ctx *vireo.Context) {
+	app.Get("/", func(ctx vireo.Context) {
 		ctx.Text("Hello, World!")
 	})
-	app.Get("/hello/{name}", func(ctx *vireo.Context) {
+	app.Get("/hello/{name}", func(ctx vireo.Context) {
 		greeting := ctx.QueryDefault("greeting", "Hello")
 		ctx.Text(greeting + ", " + ctx.Param("name") + "!")
 	})

@@ -35,7 +35,7 @@ func newApp() *vireo.Application {
 	// net/http handlers read them with r.PathValue.
 	app := vireo.New(vireo.WithPathValues())
 
-	app.Get("/hello", func(ctx *vireo.Context) {
+	app.Get("/hello", func(ctx vireo.Context) {
 		ctx.Text("hello from Vireo, path " + ctx.Path())
 	})
 	// A plain net/http handler serving a typed Vireo route.
@@ -44,7 +44,7 @@ func newApp() *vireo.Application {
 	// the mux sees /hello/ann. Any method reaches it.
 	app.Mount("/legacy", legacyMux())
 	// Vireo handlers can also use net/http functions directly.
-	app.Get("/teapot", func(ctx *vireo.Context) {
+	app.Get("/teapot", func(ctx vireo.Context) {
 		http.Error(ctx.ResponseWriter(), "I'm a teapot", http.StatusTeapot)
 	})
 	return app

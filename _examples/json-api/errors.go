@@ -21,7 +21,7 @@ type errorBody struct {
 // jsonError writes the current status as an errorBody. The message of a
 // *vireo.HTTPError is meant for clients; any other error's text is only
 // shown for 4xx statuses, as internal errors may leak details.
-func jsonError(ctx *vireo.Context) {
+func jsonError(ctx vireo.Context) {
 	code := ctx.Status()
 	body := errorBody{Error: http.StatusText(code)}
 	var he *vireo.HTTPError

@@ -56,11 +56,11 @@ func (in *albumInput) validate() map[string]string {
 // api holds the handlers' dependencies.
 type api struct{ albums *store }
 
-func (h *api) list(ctx *vireo.Context) {
+func (h *api) list(ctx vireo.Context) {
 	ctx.JSON(h.albums.list())
 }
 
-func (h *api) get(ctx *vireo.Context) {
+func (h *api) get(ctx vireo.Context) {
 	id, _ := ctx.Params().Int("id") // {id:int} guarantees an int
 	a, ok := h.albums.get(id)
 	if !ok {
@@ -70,7 +70,7 @@ func (h *api) get(ctx *vireo.Context) {
 	ctx.JSON(a)
 }
 
-func (h *api) create(ctx *vireo.Context) {
+func (h *api) create(ctx vireo.Context) {
 	in, ok := readAlbum(ctx)
 	if !ok {
 		return
@@ -81,7 +81,7 @@ func (h *api) create(ctx *vireo.Context) {
 	ctx.JSON(a)
 }
 
-func (h *api) update(ctx *vireo.Context) {
+func (h *api) update(ctx vireo.Context) {
 	id, _ := ctx.Params().Int("id")
 	in, ok := readAlbum(ctx)
 	if !ok {
@@ -95,7 +95,7 @@ func (h *api) update(ctx *vireo.Context) {
 	ctx.JSON(a)
 }
 
-func (h *api) delete(ctx *vireo.Context) {
+func (h *api) delete(ctx vireo.Context) {
 	id, _ := ctx.Params().Int("id")
 	if !h.albums.remove(id) {
 		ctx.StopWithError(vireo.NewHTTPError(http.StatusNotFound, "album "+strconv.Itoa(id)+" not found"))
@@ -106,7 +106,7 @@ func (h *api) delete(ctx *vireo.Context) {
 
 // readAlbum decodes and validates the body. On failure it has answered
 // the request (400 or 413) and returns false.
-func readAlbum(ctx *vireo.Context) (albumInput, bool) {
+func readAlbum(ctx vireo.Context) (albumInput, bool) {
 	var in albumInput
 	if err := ctx.ReadJSON(&in); err != nil {
 		// A *vireo.HTTPError with 400 (malformed) or 413 (too large).

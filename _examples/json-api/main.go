@@ -41,7 +41,7 @@ func newApp(albums *store) *vireo.Application {
 	for _, code := range jsonErrorCodes {
 		app.OnErrorCode(code, jsonError)
 	}
-	app.Get("/", func(ctx *vireo.Context) {
+	app.Get("/", func(ctx vireo.Context) {
 		ctx.Redirect("/albums", http.StatusFound)
 	})
 	return app

@@ -41,11 +41,11 @@ func newApp(logOut io.Writer) *vireo.Application {
 	// adds to its line.
 	app.UseRouter(vireo.RequestLogger(logger), middleware.MustRequestID())
 
-	app.Get("/", func(ctx *vireo.Context) {
+	app.Get("/", func(ctx vireo.Context) {
 		ctx.Logger().Info("saying hello") // a handler's own line, with the request ID
 		ctx.Text("hello; your request ID is " + ctx.RequestID())
 	})
-	app.Get("/panic", func(ctx *vireo.Context) {
+	app.Get("/panic", func(ctx vireo.Context) {
 		// A panic anywhere in a handler is recovered by the core: the
 		// client gets the 500 page below, the details go to the log only.
 		panic(fmt.Errorf("database connection lost (dsn=postgres://app:hunter2@db)"))
@@ -63,13 +63,13 @@ func newApp(logOut io.Writer) *vireo.Application {
 	admin := app.Party("/admin", vireo.FromStd(noIndex), middleware.MustBasicAuth(
 		middleware.WithRealm("admin"),
 		middleware.WithUsers(map[string]string{"admin": "admin", "ann": "s3cret"})))
-	admin.Get("/", func(ctx *vireo.Context) {
+	admin.Get("/", func(ctx vireo.Context) {
 		ctx.Text("welcome to the admin area, " + middleware.BasicAuthUser(ctx))
 	})
 
 	// A panic becomes a 500 without a body; this handler writes the page.
 	// The panic's details are logged, never shown to the client.
-	app.OnErrorCode(http.StatusInternalServerError, func(ctx *vireo.Context) {
+	app.OnErrorCode(http.StatusInternalServerError, func(ctx vireo.Context) {
 		ctx.HTML("<h1>Something went wrong</h1><p>The error was logged with request ID " +
 			ctx.RequestID() + ".</p>")
 	})

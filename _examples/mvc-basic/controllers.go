@@ -83,7 +83,7 @@ func (c *BooksController) DeleteBy(id int, _ *Admin) int {
 
 // Search is routed explicitly in BeforeActivation; its name alone would
 // not make it a route.
-func (c *BooksController) Search(ctx *vireo.Context) []Book {
+func (c *BooksController) Search(ctx vireo.Context) []Book {
 	q := strings.ToLower(ctx.Query("q"))
 	out := []Book{}
 	for _, b := range c.Repo.All() {
@@ -97,7 +97,7 @@ func (c *BooksController) Search(ctx *vireo.Context) []Book {
 // BeforeActivation runs once, at registration: it adds middleware to the
 // controller's routes and an explicit route.
 func (c *BooksController) BeforeActivation(b mvc.BeforeActivation) {
-	b.Router().Use(func(ctx *vireo.Context) {
+	b.Router().Use(func(ctx vireo.Context) {
 		ctx.SetResponseHeader("X-Books-Count", strconv.Itoa(len(c.Repo.All())))
 		ctx.Next()
 	})

@@ -93,8 +93,8 @@ type Admin struct{ Name string }
 // adminProvider returns a provider of *Admin: a method asking for an
 // *Admin runs only when the request carries the token; otherwise the
 // provider's error answers 401 and the method is never called.
-func adminProvider(token string) func(*vireo.Context) (*Admin, error) {
-	return func(ctx *vireo.Context) (*Admin, error) {
+func adminProvider(token string) func(vireo.Context) (*Admin, error) {
+	return func(ctx vireo.Context) (*Admin, error) {
 		if subtle.ConstantTimeCompare([]byte(ctx.RequestHeader("X-Admin-Token")), []byte(token)) != 1 {
 			return nil, vireo.NewHTTPError(http.StatusUnauthorized, "admin token required")
 		}

@@ -46,7 +46,7 @@ func currentUser(sess *sessions.Session) *User {
 
 // requireLogin is middleware for pages that need a user: anonymous
 // requests are redirected to the login page with a flash message.
-func requireLogin(ctx *vireo.Context) {
+func requireLogin(ctx vireo.Context) {
 	sess := sessions.Get(ctx)
 	if currentUser(sess) == nil {
 		sess.SetFlash("error", "Please log in first.")
@@ -58,7 +58,7 @@ func requireLogin(ctx *vireo.Context) {
 
 // provideUser is the MVC provider of *User. requireLogin runs before it on
 // the todo routes; the 401 only guards against wiring it elsewhere.
-func provideUser(ctx *vireo.Context) (*User, error) {
+func provideUser(ctx vireo.Context) (*User, error) {
 	if u := currentUser(sessions.Get(ctx)); u != nil {
 		return u, nil
 	}

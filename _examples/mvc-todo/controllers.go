@@ -78,7 +78,7 @@ func (c *AuthController) GetLogin(sess *sessions.Session) any {
 
 // PostLogin checks the credentials, then gives the session a new ID (so
 // an ID known before login is worthless after it) and a new CSRF token.
-func (c *AuthController) PostLogin(ctx *vireo.Context, in loginForm) mvc.Response {
+func (c *AuthController) PostLogin(ctx vireo.Context, in loginForm) mvc.Response {
 	name := strings.TrimSpace(in.User)
 	if !checkPassword(name, in.Password) {
 		sessions.Get(ctx).SetFlash("error", "Wrong user name or password.")
@@ -96,7 +96,7 @@ func (c *AuthController) PostLogin(ctx *vireo.Context, in loginForm) mvc.Respons
 
 // PostLogout destroys the session (its data and cookie) and starts a
 // fresh one to carry the goodbye message.
-func (c *AuthController) PostLogout(ctx *vireo.Context) mvc.Response {
+func (c *AuthController) PostLogout(ctx vireo.Context) mvc.Response {
 	if err := c.Sessions.Destroy(ctx); err != nil {
 		return mvc.Response{Err: err}
 	}

@@ -36,12 +36,12 @@ const csrfField = middleware.CSRFField
 type sessionTokens struct{}
 
 // Token returns the session's token, "" when it has none yet.
-func (sessionTokens) Token(ctx *vireo.Context) string {
+func (sessionTokens) Token(ctx vireo.Context) string {
 	return sessions.Get(ctx).GetString(csrfField, "")
 }
 
 // SetToken stores a new token in the session.
-func (sessionTokens) SetToken(ctx *vireo.Context, token string) {
+func (sessionTokens) SetToken(ctx vireo.Context, token string) {
 	sessions.Get(ctx).Set(csrfField, token)
 }
 
@@ -49,7 +49,7 @@ func (sessionTokens) SetToken(ctx *vireo.Context, token string) {
 // requests and gives every page the function that returns its token.
 func csrfProtect() vireo.Handler {
 	check := middleware.MustCSRF(middleware.WithCSRFStore(sessionTokens{}))
-	return func(ctx *vireo.Context) {
+	return func(ctx vireo.Context) {
 		ctx.SetViewData("CSRFToken", lazyToken(ctx))
 		check(ctx) // continues the chain when the request passes
 	}
@@ -58,12 +58,12 @@ func csrfProtect() vireo.Handler {
 // lazyToken returns the .CSRFToken of a page: a function that makes the
 // token on its first call. Templates call it while the request is being
 // answered; it must not be kept past that.
-func lazyToken(ctx *vireo.Context) func() string {
+func lazyToken(ctx vireo.Context) func() string {
 	return func() string { return csrfTokenOf(ctx) }
 }
 
 // csrfTokenOf returns the request's token, creating it on first use.
-func csrfTokenOf(ctx *vireo.Context) string {
+func csrfTokenOf(ctx vireo.Context) string {
 	if tok := middleware.CSRFToken(ctx); tok != "" {
 		return tok
 	}

@@ -65,7 +65,7 @@ func newApp() *vireo.Application {
 		middleware.WithContentSecurityPolicy("default-src 'self'; form-action 'self'; frame-ancestors 'none'"),
 		middleware.WithReferrerPolicy("same-origin")), m.Handler())
 	app.HandleDir("/static", mustSub(static, "static"))
-	app.Get("/", func(ctx *vireo.Context) { ctx.Redirect("/todos", http.StatusSeeOther) })
+	app.Get("/", func(ctx vireo.Context) { ctx.Redirect("/todos", http.StatusSeeOther) })
 
 	// Every page and form goes through the CSRF check and sees the user.
 	pages := mvc.New(app.Party("", csrfProtect(), userViewData))
@@ -80,7 +80,7 @@ func newApp() *vireo.Application {
 
 // userViewData is middleware that gives every page the logged-in user
 // (nil when nobody is), for the layout's header.
-func userViewData(ctx *vireo.Context) {
+func userViewData(ctx vireo.Context) {
 	ctx.SetViewData("User", currentUser(sessions.Get(ctx)))
 	ctx.Next()
 }
@@ -89,7 +89,7 @@ func userViewData(ctx *vireo.Context) {
 // runs outside the route's middleware (for unmatched paths there is no
 // route), so it sets the layout's data itself.
 func errorPage(name, title string) vireo.Handler {
-	return func(ctx *vireo.Context) {
+	return func(ctx vireo.Context) {
 		sess := sessions.Get(ctx)
 		ctx.SetViewData("User", currentUser(sess))
 		ctx.SetViewData("CSRFToken", lazyToken(ctx))

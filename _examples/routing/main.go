@@ -27,28 +27,28 @@ func newApp() *vireo.Application {
 
 	// Static segments win over parameters, typed parameters over plain
 	// ones and parameters over wildcards, whatever the registration order.
-	app.Get("/users/new", func(ctx *vireo.Context) {
+	app.Get("/users/new", func(ctx vireo.Context) {
 		ctx.Text("the new-user form")
 	})
-	app.Get("/users/{id:int}", func(ctx *vireo.Context) {
+	app.Get("/users/{id:int}", func(ctx vireo.Context) {
 		// The pattern guarantees an int: the error cannot happen here.
 		id, _ := ctx.Params().Int("id")
 		ctx.Text("user #" + strconv.Itoa(id))
 	})
-	app.Get("/users/{name}", func(ctx *vireo.Context) {
+	app.Get("/users/{name}", func(ctx vireo.Context) {
 		ctx.Text("user named " + ctx.Param("name"))
 	})
-	app.Post("/users", func(ctx *vireo.Context) {
+	app.Post("/users", func(ctx vireo.Context) {
 		ctx.SetStatus(http.StatusCreated)
 		ctx.Text("created " + ctx.PostValue("name"))
 	})
-	app.Get("/posts/{year:uint}/{slug:alpha}", func(ctx *vireo.Context) {
+	app.Get("/posts/{year:uint}/{slug:alpha}", func(ctx vireo.Context) {
 		ctx.Text("post " + ctx.Param("slug") + " of " + ctx.Param("year"))
 	})
-	app.Get("/orders/{id:uuid}", func(ctx *vireo.Context) {
+	app.Get("/orders/{id:uuid}", func(ctx vireo.Context) {
 		ctx.Text("order " + ctx.Param("id"))
 	})
-	app.Get("/features/{on:bool}", func(ctx *vireo.Context) {
+	app.Get("/features/{on:bool}", func(ctx vireo.Context) {
 		on, _ := ctx.Params().Bool("on")
 		if on {
 			ctx.Text("feature enabled")
@@ -58,7 +58,7 @@ func newApp() *vireo.Application {
 	})
 	// A wildcard takes the rest of the path, slashes included; it may be
 	// empty, so /files/ lists the root.
-	app.Get("/files/{path...}", func(ctx *vireo.Context) {
+	app.Get("/files/{path...}", func(ctx vireo.Context) {
 		p := ctx.Param("path")
 		if p == "" {
 			ctx.Text("listing of /")
@@ -69,27 +69,27 @@ func newApp() *vireo.Application {
 
 	// A party groups routes under a prefix with middleware that runs only
 	// for them, and may have its own error pages.
-	api := app.Party("/api/v1", func(ctx *vireo.Context) {
+	api := app.Party("/api/v1", func(ctx vireo.Context) {
 		ctx.SetResponseHeader("X-API-Version", "1")
 		ctx.Next()
 	})
-	api.Get("/status", func(ctx *vireo.Context) {
+	api.Get("/status", func(ctx vireo.Context) {
 		ctx.JSON(map[string]string{"status": "ok"})
 	})
 	admin := api.Party("/admin", requireToken("secret"))
-	admin.Get("/stats", func(ctx *vireo.Context) {
+	admin.Get("/stats", func(ctx vireo.Context) {
 		ctx.JSON(map[string]int{"users": 2})
 	})
 	// Unmatched paths under /api get a JSON 404, the rest an HTML page.
-	api.OnErrorCode(http.StatusNotFound, func(ctx *vireo.Context) {
+	api.OnErrorCode(http.StatusNotFound, func(ctx vireo.Context) {
 		ctx.JSON(map[string]string{"error": "no such endpoint", "path": ctx.Path()})
 	})
 
-	app.OnErrorCode(http.StatusNotFound, func(ctx *vireo.Context) {
+	app.OnErrorCode(http.StatusNotFound, func(ctx vireo.Context) {
 		ctx.HTML("<h1>Page not found</h1><p>Try <a href=\"/users/42\">/users/42</a>.</p>")
 	})
 	// The router has already set the Allow header when this runs.
-	app.OnErrorCode(http.StatusMethodNotAllowed, func(ctx *vireo.Context) {
+	app.OnErrorCode(http.StatusMethodNotAllowed, func(ctx vireo.Context) {
 		ctx.Text("method " + ctx.Method() + " is not allowed here; use one of: " +
 			ctx.ResponseWriter().Header().Get("Allow"))
 	})
@@ -99,7 +99,7 @@ func newApp() *vireo.Application {
 // requireToken is party middleware: without the right bearer token the
 // chain stops with 401 and the route's handler never runs.
 func requireToken(token string) vireo.Handler {
-	return func(ctx *vireo.Context) {
+	return func(ctx vireo.Context) {
 		if ctx.RequestHeader("Authorization") != "Bearer "+token {
 			ctx.SetResponseHeader("WWW-Authenticate", "Bearer")
 			ctx.StopWithStatus(http.StatusUnauthorized)

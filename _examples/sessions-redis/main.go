@@ -68,7 +68,7 @@ func newApp(db *redis.Database, hashKey []byte) *vireo.Application {
 	// browser while its session is lost.
 	app.Use(m.Handler())
 
-	app.Get("/", func(ctx *vireo.Context) {
+	app.Get("/", func(ctx vireo.Context) {
 		sess := sessions.Get(ctx)
 		visits := sess.GetInt("visits", 0) + 1
 		sess.Set("visits", visits)
@@ -85,7 +85,7 @@ func newApp(db *redis.Database, hashKey []byte) *vireo.Application {
 		ctx.HTML(page)
 	})
 
-	app.Post("/login", func(ctx *vireo.Context) {
+	app.Post("/login", func(ctx vireo.Context) {
 		user, pass := ctx.PostValue("user"), ctx.PostValue("password")
 		want, ok := users[user]
 		if !ok || subtle.ConstantTimeCompare([]byte(pass), []byte(want)) != 1 {
@@ -107,7 +107,7 @@ func newApp(db *redis.Database, hashKey []byte) *vireo.Application {
 		ctx.Redirect("/", http.StatusSeeOther)
 	})
 
-	app.Post("/logout", func(ctx *vireo.Context) {
+	app.Post("/logout", func(ctx vireo.Context) {
 		// Destroy deletes the session's key from Redis, so the login ends
 		// on every instance, and expires the cookie; Start then begins a
 		// fresh session for the flash.
@@ -124,7 +124,7 @@ func newApp(db *redis.Database, hashKey []byte) *vireo.Application {
 		ctx.Redirect("/", http.StatusSeeOther)
 	})
 
-	app.Get("/secret", func(ctx *vireo.Context) {
+	app.Get("/secret", func(ctx vireo.Context) {
 		user := sessions.Get(ctx).GetString("user", "")
 		if user == "" {
 			ctx.StopWithStatus(http.StatusUnauthorized)

@@ -43,7 +43,7 @@ func newApp(hashKey []byte) *vireo.Application {
 	// Every route below has a session, found with sessions.Get.
 	app.Use(m.Handler())
 
-	app.Get("/", func(ctx *vireo.Context) {
+	app.Get("/", func(ctx vireo.Context) {
 		sess := sessions.Get(ctx)
 		visits := sess.GetInt("visits", 0) + 1
 		sess.Set("visits", visits)
@@ -60,7 +60,7 @@ func newApp(hashKey []byte) *vireo.Application {
 		ctx.HTML(page)
 	})
 
-	app.Post("/login", func(ctx *vireo.Context) {
+	app.Post("/login", func(ctx vireo.Context) {
 		user, pass := ctx.PostValue("user"), ctx.PostValue("password")
 		want, ok := users[user]
 		if !ok || subtle.ConstantTimeCompare([]byte(pass), []byte(want)) != 1 {
@@ -80,7 +80,7 @@ func newApp(hashKey []byte) *vireo.Application {
 		ctx.Redirect("/", http.StatusSeeOther)
 	})
 
-	app.Post("/logout", func(ctx *vireo.Context) {
+	app.Post("/logout", func(ctx vireo.Context) {
 		// Destroy removes the session's data from the store and expires
 		// the cookie; Start then begins a fresh session for the flash.
 		if err := m.Destroy(ctx); err != nil {
@@ -96,7 +96,7 @@ func newApp(hashKey []byte) *vireo.Application {
 		ctx.Redirect("/", http.StatusSeeOther)
 	})
 
-	app.Get("/secret", func(ctx *vireo.Context) {
+	app.Get("/secret", func(ctx vireo.Context) {
 		user := sessions.Get(ctx).GetString("user", "")
 		if user == "" {
 			ctx.StopWithStatus(http.StatusUnauthorized)

@@ -40,7 +40,7 @@ func newApp() *vireo.Application {
 
 	// Static routes win over the file wildcard, so the API coexists with
 	// the files served at the root.
-	app.Get("/api/time", func(ctx *vireo.Context) {
+	app.Get("/api/time", func(ctx vireo.Context) {
 		ctx.JSON(map[string]string{"time": time.Now().UTC().Format(time.RFC3339)})
 	})
 	return app

@@ -78,10 +78,10 @@ func newApp() *vireo.Application {
 		view.WithFilter("readtime", readTime))
 	app.RegisterView(engine)
 
-	app.Get("/", func(ctx *vireo.Context) {
+	app.Get("/", func(ctx vireo.Context) {
 		ctx.View("index.html", indexPage{Heading: "Latest posts", Posts: posts})
 	})
-	app.Get("/posts/{slug}", func(ctx *vireo.Context) {
+	app.Get("/posts/{slug}", func(ctx vireo.Context) {
 		for _, p := range posts {
 			if p.Slug == ctx.Param("slug") {
 				ctx.View("posts/show.html", showPage{Post: p, Author: "ann", Tags: []string{"go", "web"}, Secret: "hidden"})
@@ -90,7 +90,7 @@ func newApp() *vireo.Application {
 		}
 		ctx.StopWithStatus(http.StatusNotFound)
 	})
-	app.OnErrorCode(http.StatusNotFound, func(ctx *vireo.Context) {
+	app.OnErrorCode(http.StatusNotFound, func(ctx vireo.Context) {
 		ctx.View("404.html", notFoundPage{Path: ctx.Path()})
 	})
 	return app

@@ -59,7 +59,7 @@ type Layout struct {
 }
 
 // layoutFor returns the layout data of a request's page.
-func layoutFor(ctx *vireo.Context, title string) Layout {
+func layoutFor(ctx vireo.Context, title string) Layout {
 	return Layout{Title: title, AppName: "Vireo demo", Path: ctx.Path(), Menu: menu}
 }
 
@@ -109,10 +109,10 @@ func newApp() *vireo.Application {
 		view.WithFuncs(funcs))
 	app.RegisterView(engine)
 
-	app.Get("/", func(ctx *vireo.Context) {
+	app.Get("/", func(ctx vireo.Context) {
 		ctx.View("index.html", indexPage{Layout: layoutFor(ctx, "Users"), Users: users})
 	})
-	app.Get("/users/{id:int}", func(ctx *vireo.Context) {
+	app.Get("/users/{id:int}", func(ctx vireo.Context) {
 		u, ok := findUser(ctx)
 		if !ok {
 			return
@@ -120,7 +120,7 @@ func newApp() *vireo.Application {
 		ctx.View("users/show.html", userPage{Layout: layoutFor(ctx, u.Name), User: u})
 	})
 	// Another layout for this request only.
-	app.Get("/users/{id:int}/print", func(ctx *vireo.Context) {
+	app.Get("/users/{id:int}/print", func(ctx vireo.Context) {
 		u, ok := findUser(ctx)
 		if !ok {
 			return
@@ -129,7 +129,7 @@ func newApp() *vireo.Application {
 		ctx.View("users/show.html", userPage{Layout: layoutFor(ctx, u.Name), User: u})
 	})
 	// No layout at all: an HTML fragment, for example for htmx or fetch.
-	app.Get("/users/{id:int}/fragment", func(ctx *vireo.Context) {
+	app.Get("/users/{id:int}/fragment", func(ctx vireo.Context) {
 		u, ok := findUser(ctx)
 		if !ok {
 			return
@@ -138,7 +138,7 @@ func newApp() *vireo.Application {
 		ctx.View("fragment.html", userPage{User: u})
 	})
 	// A render that fails halfway: the client gets a clean 500.
-	app.Get("/broken", func(ctx *vireo.Context) {
+	app.Get("/broken", func(ctx vireo.Context) {
 		ctx.View("broken.html", indexPage{Layout: layoutFor(ctx, "Broken")})
 	})
 	return app
@@ -155,7 +155,7 @@ func mustSub(fsys fs.FS, dir string) fs.FS {
 }
 
 // findUser returns the user named by the id parameter, or answers 404.
-func findUser(ctx *vireo.Context) (User, bool) {
+func findUser(ctx vireo.Context) (User, bool) {
 	id, _ := ctx.Params().Int("id")
 	for _, u := range users {
 		if u.ID == id {

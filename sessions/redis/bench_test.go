@@ -31,7 +31,7 @@ func setgetApp(b *testing.B) *core.Application {
 	m := sessions.MustNew(sessions.WithDatabase(db), sessions.WithLogger(quiet))
 	app := core.New(core.WithLogger(quiet))
 	app.Use(m.Handler())
-	app.Get("/setget", func(ctx *core.Context) {
+	app.Get("/setget", func(ctx core.Context) {
 		s := sessions.Get(ctx)
 		s.Set("key", "value")
 		ctx.WriteString(s.GetString("key", ""))

@@ -19,7 +19,7 @@ func Example() {
 	app := core.New()
 	app.OnShutdown(func() { db.Close() })
 	app.Use(m.Handler()) // 503 Service Unavailable while Redis is down
-	app.Get("/login", func(ctx *core.Context) {
+	app.Get("/login", func(ctx core.Context) {
 		s, err := m.Regenerate(ctx)
 		if err != nil {
 			ctx.StopWithError(err)
@@ -27,7 +27,7 @@ func Example() {
 		}
 		s.Set("user", ctx.Query("user"))
 	})
-	app.Get("/me", func(ctx *core.Context) {
+	app.Get("/me", func(ctx core.Context) {
 		ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous"))
 	})
 	log.Fatal(app.Listen(":8080"))

@@ -80,7 +80,7 @@ func newInstance(t *testing.T, redis *redisServer, prefix string) *instance {
 	in.m = sessions.MustNew(sessions.WithDatabase(in.db), sessions.WithLogger(quiet))
 	app := core.New(core.WithLogger(quiet))
 	app.Use(in.m.Handler())
-	app.Get("/login", func(ctx *core.Context) {
+	app.Get("/login", func(ctx core.Context) {
 		s, err := in.m.Regenerate(ctx)
 		if err != nil {
 			ctx.StopWithError(err)
@@ -89,7 +89,7 @@ func newInstance(t *testing.T, redis *redisServer, prefix string) *instance {
 		s.Set("user", ctx.Query("user"))
 		ctx.SetResponseHeader("X-Session", s.ID())
 	})
-	app.Post("/login", func(ctx *core.Context) {
+	app.Post("/login", func(ctx core.Context) {
 		s, err := in.m.Regenerate(ctx)
 		if err != nil {
 			ctx.StopWithError(err)
@@ -98,10 +98,10 @@ func newInstance(t *testing.T, redis *redisServer, prefix string) *instance {
 		s.Set("user", ctx.Query("user"))
 		ctx.Redirect("/me", http.StatusSeeOther)
 	})
-	app.Get("/me", func(ctx *core.Context) {
+	app.Get("/me", func(ctx core.Context) {
 		ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous"))
 	})
-	app.Get("/logout", func(ctx *core.Context) {
+	app.Get("/logout", func(ctx core.Context) {
 		if err := in.m.Destroy(ctx); err != nil {
 			ctx.StopWithError(err)
 		}
@@ -176,12 +176,12 @@ func TestTTL(t *testing.T) {
 	m := sessions.MustNew(sessions.WithDatabase(db), sessions.WithLifetime(4*time.Second), sessions.WithLogger(quiet))
 	app := core.New(core.WithLogger(quiet))
 	app.Use(m.Handler())
-	app.Get("/set", func(ctx *core.Context) {
+	app.Get("/set", func(ctx core.Context) {
 		s := sessions.Get(ctx)
 		s.Set("n", 1)
 		ctx.SetResponseHeader("X-Session", s.ID())
 	})
-	app.Get("/get", func(ctx *core.Context) { ctx.WriteString(strconv.Itoa(sessions.Get(ctx).GetInt("n", 0))) })
+	app.Get("/get", func(ctx core.Context) { ctx.WriteString(strconv.Itoa(sessions.Get(ctx).GetInt("n", 0))) })
 	srv := httptest.NewServer(app)
 	defer srv.Close()
 	br := newBrowser(t)

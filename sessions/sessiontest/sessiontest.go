@@ -327,7 +327,7 @@ func newApp(t *testing.T, h Harness, withHandler bool, opts ...sessions.Option) 
 	a.m = sessions.MustNew(opts...)
 	t.Cleanup(func() { a.m.Close() })
 	va := core.New()
-	start := func(ctx *core.Context) *sessions.Session {
+	start := func(ctx core.Context) *sessions.Session {
 		s, err := a.m.Start(ctx)
 		if err != nil {
 			ctx.StopWithError(err)
@@ -340,7 +340,7 @@ func newApp(t *testing.T, h Harness, withHandler bool, opts ...sessions.Option) 
 	if withHandler {
 		va.Use(a.m.Handler())
 	}
-	va.Get("/set", func(ctx *core.Context) {
+	va.Get("/set", func(ctx core.Context) {
 		s := start(ctx)
 		if s == nil {
 			return
@@ -355,7 +355,7 @@ func newApp(t *testing.T, h Harness, withHandler bool, opts ...sessions.Option) 
 		s.Set("ok", true)
 		ctx.WriteString("ok")
 	})
-	va.Get("/get", func(ctx *core.Context) {
+	va.Get("/get", func(ctx core.Context) {
 		s := start(ctx)
 		if s == nil {
 			return
@@ -364,7 +364,7 @@ func newApp(t *testing.T, h Harness, withHandler bool, opts ...sessions.Option) 
 			s.GetString("name", "-"), s.GetInt("n", -1), s.GetInt64("big", -1),
 			s.GetFloat64("pi", -1), s.GetBool("ok", false), s.Len())
 	})
-	va.Get("/peek", func(ctx *core.Context) {
+	va.Get("/peek", func(ctx core.Context) {
 		s, err := a.m.Start(ctx)
 		if err != nil {
 			ctx.StopWithError(err)
@@ -372,22 +372,22 @@ func newApp(t *testing.T, h Harness, withHandler bool, opts ...sessions.Option) 
 		}
 		ctx.WriteString(s.GetString("name", "-"))
 	})
-	va.Get("/flash/set", func(ctx *core.Context) {
+	va.Get("/flash/set", func(ctx core.Context) {
 		if s := start(ctx); s != nil {
 			s.SetFlash("notice", "saved")
 		}
 	})
-	va.Get("/flash/get", func(ctx *core.Context) {
+	va.Get("/flash/get", func(ctx core.Context) {
 		if s := start(ctx); s != nil {
 			fmt.Fprint(ctx.ResponseWriter(), s.GetFlash("notice"))
 		}
 	})
-	va.Get("/destroy", func(ctx *core.Context) {
+	va.Get("/destroy", func(ctx core.Context) {
 		if err := a.m.Destroy(ctx); err != nil {
 			ctx.StopWithError(err)
 		}
 	})
-	va.Get("/regenerate", func(ctx *core.Context) {
+	va.Get("/regenerate", func(ctx core.Context) {
 		old := start(ctx)
 		if old == nil {
 			return

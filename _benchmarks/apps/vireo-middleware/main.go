@@ -43,7 +43,7 @@ func main() {
 		middleware.MustSecureHeaders(middleware.WithCrossOriginOpenerPolicy("")),
 		middleware.MustCompress(middleware.WithEncodings(middleware.EncodingGzip), middleware.WithLevel(middleware.EncodingGzip, 5)),
 	)
-	app.Get("/api/data", func(ctx *vireo.Context) {
+	app.Get("/api/data", func(ctx vireo.Context) {
 		ctx.SetContentType("application/json")
 		ctx.Write(body)
 	})

@@ -38,7 +38,7 @@ func main() {
 	app := vireo.New()
 	app.OnShutdown(func() { db.Close() })
 	app.Use(m.Handler()) // 503 if Redis goes away while serving
-	app.Get("/setget", func(ctx *vireo.Context) {
+	app.Get("/setget", func(ctx vireo.Context) {
 		s := sessions.Get(ctx)
 		s.Set("key", "value")
 		ctx.Text(s.GetString("key", ""))

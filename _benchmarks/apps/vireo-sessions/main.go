@@ -17,7 +17,7 @@ func main() {
 	app := vireo.New()
 	sess := sessions.MustNew(sessions.WithCookie("sessionid"))
 	app.OnShutdown(func() { sess.Close() })
-	app.Get("/setget", func(ctx *vireo.Context) {
+	app.Get("/setget", func(ctx vireo.Context) {
 		s, err := sess.Start(ctx)
 		if err != nil {
 			ctx.StopWithError(err)

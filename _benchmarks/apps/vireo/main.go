@@ -12,7 +12,7 @@ import (
 
 func main() {
 	app := vireo.New()
-	app.Get("/api/values/{id}", func(ctx *vireo.Context) {
+	app.Get("/api/values/{id}", func(ctx vireo.Context) {
 		ctx.Text("value")
 	})
 	if err := app.Listen("127.0.0.1:" + port()); err != nil {
