@@ -171,6 +171,9 @@ func (c *state) Request() *http.Request {
 }
 
 func (c *state) SetRequest(r *http.Request) {
+	if r == nil {
+		return // the request is never nil while the handle lives
+	}
 	c.request = r
 }
 

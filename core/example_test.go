@@ -112,3 +112,34 @@ func Example_jsonAPI() {
 	// 400 Bad Request: malformed JSON: unexpected end of body
 	// 415 Unsupported Media Type: request body must be JSON (Content-Type: application/json), got "text/plain"
 }
+
+// A goroutine that outlives its handler takes a Clone. The Context itself
+// is only a handle to its request: once the request is over it reads
+// nothing and refuses to write, even after its pooled state has served
+// other requests.
+func ExampleContext_Clone() {
+	app := core.New()
+	ended := make(chan struct{})
+	done := make(chan struct{})
+	app.Get("/users/{id}", func(ctx core.Context) {
+		clone := ctx.Clone()
+		go func() {
+			defer close(done)
+			<-ended
+			_, err := ctx.WriteString("late")
+			fmt.Printf("clone: id=%s\n", clone.Param("id"))
+			fmt.Printf("ctx: id=%q alive=%t write error=%v\n", ctx.Param("id"), ctx.Alive(), err)
+		}()
+		ctx.Text("user " + ctx.Param("id"))
+	})
+	app.Get("/ping", func(ctx core.Context) { ctx.Text("pong") })
+	send(app, "GET", "/users/42", "", "")
+	send(app, "GET", "/ping", "", "") // may reuse the same pooled state
+	close(ended)
+	<-done
+	// Output:
+	// 200 user 42
+	// 200 pong
+	// clone: id=42
+	// ctx: id="" alive=false write error=vireo: Context used after its handler returned (use Clone to keep request data)
+}
