@@ -38,9 +38,12 @@ import (
 // A Context is valid until its handler chain has returned and the response
 // is finished. After that, whatever the pooled state behind it serves next,
 // its reads return zero values, Err and the methods that return an error
-// return ErrContextReleased, and its writes do nothing: nothing of another
-// request is ever reached through it. A goroutine that needs request data
-// after the handler returns takes a Clone.
+// (Write and WriteString included) return ErrContextReleased, and the
+// other writes do nothing: nothing of another request is ever reached
+// through it. A goroutine that needs request data
+// after the handler returns takes a Clone. Like an http.ResponseWriter, a
+// Context is not meant for concurrent use by several goroutines while its
+// request runs.
 type Context struct {
 	s   *state
 	gen uint64
