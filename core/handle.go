@@ -611,7 +611,8 @@ func (c Context) StopWithError(err error) {
 	s.StopWithError(err)
 }
 
-// Err returns the error given to StopWithError, for error handlers.
+// Err returns the error given to StopWithError, for error handlers, or
+// ErrContextReleased once the request is over.
 func (c Context) Err() error {
 	s := c.enter()
 	if s == nil {

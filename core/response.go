@@ -30,8 +30,10 @@ import (
 // ErrHijacked is returned by writes after the connection was hijacked.
 var ErrHijacked = errors.New("vireo: connection hijacked")
 
-// ErrContextReleased is returned by writes through a Context whose handler
-// has returned, or through a Clone, which has no response to write to.
+// ErrContextReleased is returned by a Context (and the Values, Params,
+// writer and EventStream it handed out) once its request is over: by Err,
+// the writes and every method that returns an error. A Clone's writes
+// return it too, having no response to write to.
 var ErrContextReleased = errors.New("vireo: Context used after its handler returned (use Clone to keep request data)")
 
 type responseWriter struct {

@@ -91,7 +91,7 @@ func newApp() *vireo.Application {
 	// The router has already set the Allow header when this runs.
 	app.OnErrorCode(http.StatusMethodNotAllowed, func(ctx vireo.Context) {
 		ctx.Text("method " + ctx.Method() + " is not allowed here; use one of: " +
-			ctx.ResponseWriter().Header().Get("Allow"))
+			ctx.Header().Get("Allow"))
 	})
 	return app
 }
