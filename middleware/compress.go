@@ -5,11 +5,16 @@
 // core.Context.SetResponseWriter. That writer holds the first bytes of the
 // body back, in a pooled buffer, until it knows enough to decide:
 //
-//	pass through  HEAD, 1xx/204/206/304, Content-Encoding or Content-Range
+//	pass through  1xx/204/206/304, Content-Encoding or Content-Range
 //	              already set, a content type outside the allow-list, a
 //	              Content-Length or a whole body below the minimum size
 //	compress      otherwise: Content-Length and Accept-Ranges are dropped,
 //	              Content-Encoding is set, a strong ETag becomes weak
+//
+// A HEAD request goes through the same decision, so its headers are the
+// ones a GET would get (Content-Encoding, no Content-Length), but nothing
+// is encoded: the body a handler writes for HEAD is dropped, as net/http
+// would drop it.
 //
 // A Flush decides at once (a stream is compressed whatever its size, if its
 // type is allowed) and flushes the encoder, so server-sent events arrive
@@ -220,13 +225,13 @@ func (m *compress) serve(ctx core.Context) {
 	r := ctx.Request()
 	addVary(ctx.Header(), varyAcceptEncoding)
 	enc := m.negotiate(r.Header["Accept-Encoding"])
-	if enc == nil || r.Method == http.MethodHead || r.Header.Get("Range") != "" {
+	if enc == nil || r.Header.Get("Range") != "" {
 		ctx.Next()
 		return
 	}
 	prev := ctx.ResponseWriter()
 	cw := m.writers.Get().(*compressWriter)
-	cw.reset(m, prev, enc)
+	cw.reset(m, prev, enc, r.Method == http.MethodHead)
 	ctx.SetResponseWriter(cw)
 	defer m.finish(ctx, cw, prev)
 	ctx.Next()
@@ -316,6 +321,7 @@ const (
 	undecided = iota
 	passing
 	compressing
+	headOnly // a HEAD response that would be compressed: headers set, body dropped
 )
 
 // compressWriter is the http.ResponseWriter Compress installs.
@@ -326,12 +332,13 @@ type compressWriter struct {
 	zw     encoder
 	status int
 	state  uint8
+	head   bool // the request is HEAD
 	closed bool
 	buf    []byte
 }
 
-func (cw *compressWriter) reset(m *compress, w http.ResponseWriter, enc *encoding) {
-	cw.m, cw.w, cw.enc = m, w, enc
+func (cw *compressWriter) reset(m *compress, w http.ResponseWriter, enc *encoding, head bool) {
+	cw.m, cw.w, cw.enc, cw.head = m, w, enc, head
 	cw.status = http.StatusOK
 	cw.state = undecided
 	cw.closed = false
@@ -357,6 +364,8 @@ func (cw *compressWriter) Write(p []byte) (int, error) {
 		return cw.w.Write(p)
 	case compressing:
 		return cw.zw.Write(p)
+	case headOnly:
+		return len(p), nil
 	}
 	if cw.closed {
 		return 0, core.ErrContextReleased
@@ -439,9 +448,10 @@ func (cw *compressWriter) decide(next []byte, force bool) error {
 	buf := cw.buf
 	cw.buf = cw.buf[:0]
 	var err error
-	if cw.state == compressing {
+	switch cw.state {
+	case compressing:
 		_, err = cw.zw.Write(buf)
-	} else {
+	case passing:
 		_, err = cw.w.Write(buf)
 	}
 	return err
@@ -456,6 +466,10 @@ func (cw *compressWriter) start() {
 	h["Content-Encoding"] = cw.enc.header
 	if et := h.Get("Etag"); et != "" && !strings.HasPrefix(et, "W/") {
 		h.Set("Etag", "W/"+et)
+	}
+	if cw.head {
+		cw.state = headOnly
+		return
 	}
 	cw.zw = cw.enc.pool.Get().(encoder)
 	cw.zw.Reset(cw.w)
@@ -501,9 +515,10 @@ func (cw *compressWriter) close() {
 			if cw.state == undecided {
 				cw.pass()
 			}
-			if cw.state == compressing { // a Content-Length claimed more than was written
+			switch cw.state {
+			case compressing: // a Content-Length claimed more than was written
 				cw.zw.Write(cw.buf)
-			} else {
+			case passing:
 				cw.w.Write(cw.buf)
 			}
 		}
