@@ -47,16 +47,7 @@ func TestReadJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := httptest.NewRequest("POST", "/p", strings.NewReader(tt.body))
-			switch tt.ct {
-			case "":
-				r.Header.Set("Content-Type", "application/json")
-			case "-":
-			default:
-				r.Header.Set("Content-Type", tt.ct)
-			}
-			w := httptest.NewRecorder()
-			app.ServeHTTP(w, r)
+			w := postTyped(app, "/p", tt.body, tt.ct, "application/json")
 			if w.Code != tt.code || !strings.HasPrefix(w.Body.String(), tt.want) {
 				t.Fatalf("got %d %q; want %d %q", w.Code, w.Body, tt.code, tt.want)
 			}
@@ -260,16 +251,7 @@ func TestReadXML(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := httptest.NewRequest("POST", "/x", strings.NewReader(tt.body))
-			switch tt.ct {
-			case "":
-				r.Header.Set("Content-Type", "application/xml")
-			case "-":
-			default:
-				r.Header.Set("Content-Type", tt.ct)
-			}
-			w := httptest.NewRecorder()
-			app.ServeHTTP(w, r)
+			w := postTyped(app, "/x", tt.body, tt.ct, "application/xml")
 			if w.Code != tt.code || !strings.HasPrefix(w.Body.String(), tt.want) {
 				t.Fatalf("got %d %q; want %d %q", w.Code, w.Body, tt.code, tt.want)
 			}
@@ -438,4 +420,20 @@ func TestParamsAfterRequest(t *testing.T) {
 	for k, v := range kept.All() {
 		t.Fatalf("a kept Params iterated %s=%s", k, v)
 	}
+}
+
+// postTyped posts body to path with Content-Type ct: def when ct is "",
+// none when ct is "-".
+func postTyped(app *Application, path, body, ct, def string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest("POST", path, strings.NewReader(body))
+	switch ct {
+	case "":
+		r.Header.Set("Content-Type", def)
+	case "-":
+	default:
+		r.Header.Set("Content-Type", ct)
+	}
+	w := httptest.NewRecorder()
+	app.ServeHTTP(w, r)
+	return w
 }

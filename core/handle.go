@@ -110,8 +110,7 @@ func (c Context) Clone() Context {
 		return Context{}
 	}
 	defer s.exit()
-	cp := s.Clone()
-	return Context{s: cp, gen: cp.gen.Load()}
+	return s.Clone().handle()
 }
 
 // Values returns the request-scoped value store.
@@ -193,9 +192,10 @@ func (c Context) Logger() *slog.Logger {
 }
 
 // heldOut returns the handle writer around the current writer, made once
-// per request and writer.
+// per request and writer (release drops it; every live handle of a request
+// is equal to c).
 func (s *state) heldOut(c Context) *heldWriter {
-	if s.held == nil || s.held.w != s.out || s.held.c != c {
+	if s.held == nil || s.held.w != s.out {
 		s.held = &heldWriter{c: c, w: s.out}
 	}
 	return s.held

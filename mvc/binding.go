@@ -107,6 +107,28 @@ func requestInput(t reflect.Type, deps *Dependencies) (in *input, ok bool) {
 	return in, true
 }
 
+// fieldSetter returns how a controller field bound to in is set for a
+// request: the getter's value, except for a Context, which goes in through
+// a pointer to the field (boxed in a reflect.Value, its two words would be
+// copied to the heap per request).
+func (in *input) fieldSetter() func(ctx core.Context, fv reflect.Value) error {
+	if in.kind == inContext {
+		return func(ctx core.Context, fv reflect.Value) error {
+			*fv.Addr().Interface().(*core.Context) = ctx
+			return nil
+		}
+	}
+	get := in.get
+	return func(ctx core.Context, fv reflect.Value) error {
+		x, err := get(ctx)
+		if err != nil {
+			return err
+		}
+		fv.Set(x)
+		return nil
+	}
+}
+
 // bindPath makes in read the route parameter back places from the end of
 // the route (see params.go).
 func (in *input) bindPath(back int) {

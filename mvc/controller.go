@@ -55,10 +55,10 @@ type controller struct {
 }
 
 // fieldInput is a per-request field: its index path in the struct and
-// its binder.
+// how it is set (see input.fieldSetter).
 type fieldInput struct {
 	index []int
-	in    *input
+	set   func(ctx core.Context, fv reflect.Value) error
 }
 
 // newController returns the controller of v, a *C for a struct type C;
@@ -161,7 +161,7 @@ func (c *controller) bindFields() {
 			v, _ := in.get(core.Context{})
 			fv.Set(v)
 		default:
-			c.fields = append(c.fields, fieldInput{index: f.Index, in: in})
+			c.fields = append(c.fields, fieldInput{index: f.Index, set: in.fieldSetter()})
 		}
 	}
 	c.singleton = len(c.fields) == 0

@@ -93,17 +93,9 @@ func (c *controller) newInstance(ctx core.Context) (reflect.Value, error) {
 		} else {
 			fv = e.FieldByIndex(f.index)
 		}
-		if f.in.kind == inContext {
-			// Through a pointer: a Context (two words) boxed in a
-			// reflect.Value would be copied to the heap per request.
-			*fv.Addr().Interface().(*core.Context) = ctx
-			continue
-		}
-		x, err := f.in.get(ctx)
-		if err != nil {
+		if err := f.set(ctx, fv); err != nil {
 			return reflect.Value{}, err
 		}
-		fv.Set(x)
 	}
 	return v, nil
 }

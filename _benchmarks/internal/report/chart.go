@@ -199,17 +199,9 @@ func drawBars(bars []bar, title, yLabel string, label func(float64) string, with
 	for i, v := range vals {
 		lxy[i] = plotter.XY{X: float64(i), Y: math.Max(v, spreads[i].Max) + top*0.02}
 	}
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: lxy, Labels: labels})
-	if err != nil {
+	if err := addBarLabels(p, plotter.XYLabels{XYs: lxy, Labels: labels}, names); err != nil {
 		return err
 	}
-	for i := range lb.TextStyle {
-		lb.TextStyle[i].XAlign = text.XCenter
-	}
-	p.Add(lb)
-	p.NominalX(names...)
-	// Half a slot of room on each side keeps the outer bars off the axes.
-	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
 
 	// A slot per bar wide enough for its name under it (about 6.5 points a
 	// character), so long app names do not run into each other.
@@ -222,4 +214,21 @@ func drawBars(bars []bar, title, yLabel string, label func(float64) string, with
 		w = 5 * vg.Inch
 	}
 	return p.Save(w, 4*vg.Inch, path)
+}
+
+// addBarLabels adds labels centred over the bars and names the bars'
+// slots along the x axis, with half a slot of room on each side so the
+// outer bars stay off the axes.
+func addBarLabels(p *plot.Plot, labels plotter.XYLabels, names []string) error {
+	lb, err := plotter.NewLabels(labels)
+	if err != nil {
+		return err
+	}
+	for i := range lb.TextStyle {
+		lb.TextStyle[i].XAlign = text.XCenter
+	}
+	p.Add(lb)
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
+	return nil
 }

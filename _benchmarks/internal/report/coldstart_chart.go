@@ -15,7 +15,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -86,16 +85,9 @@ func WriteColdStartChart(c *Comparison, path string) error {
 		return err
 	}
 	p.Add(eb)
-	lb, err := plotter.NewLabels(labels)
-	if err != nil {
+	if err := addBarLabels(p, labels, names); err != nil {
 		return err
 	}
-	for i := range lb.TextStyle {
-		lb.TextStyle[i].XAlign = text.XCenter
-	}
-	p.Add(lb)
-	p.NominalX(names...)
-	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
 
 	w := vg.Length(len(names))*vg.Points(72) + vg.Points(120)
 	if w < 5*vg.Inch {
