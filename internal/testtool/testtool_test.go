@@ -1,9 +1,6 @@
 package testtool
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
 func TestLookFindsShell(t *testing.T) {
 	if Look("sh") == "" {
@@ -27,9 +24,6 @@ func TestNotHere(t *testing.T) {
 }
 
 func TestInstallMissingWithoutPackageSays(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("skipping: as root Install would try apt-get for a made-up package")
-	}
 	if _, err := Install("no-such-program-vireo"); err == nil {
 		t.Fatal("Install of a made-up program returned no error")
 	}
