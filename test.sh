@@ -78,6 +78,9 @@ go test -race -count=1 ./...
 step "examples: cd _examples && go test -race ./..."
 (cd _examples && go test -race -count=1 ./...)
 
+step "WebSocket echoes through every writer (internal/wstest, own module)"
+(cd internal/wstest && go vet ./... && go test -race -count=1 ./...)
+
 apt_install redis-server redis-server
 if have dotnet; then
 	# Native AOT (the netcore-aot app) compiles with clang and links zlib.
