@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 // memoryStoreWarning is what express-session prints once per process at
@@ -31,12 +33,8 @@ func npmCI(t *testing.T, dir string) {
 }
 
 func TestExpressApps(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not found: the Express apps are not checked")
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm not found: the Express apps cannot be installed")
-	}
+	testtool.Require(t, "node", "nodejs")
+	testtool.Require(t, "npm")
 	root, _ := benchtest.MustContract(t)
 	tests := []struct {
 		app     string

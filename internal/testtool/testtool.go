@@ -125,6 +125,25 @@ func Require(t testing.TB, program string, packages ...string) string {
 	return ""
 }
 
+// Want is Require for a test that also checks what its code does without
+// the program (a runner that reports a stack as skipped): it returns the
+// program's path, or the reason it cannot be had for the test to go on
+// with. Under CI a missing program fails the test, unless it is declared
+// absent by VIREO_NOT_HERE; then Want logs a "not run here:" line, which
+// test.sh lists in its summary, since part of the test was not run.
+func Want(t testing.TB, program string, packages ...string) (string, error) {
+	t.Helper()
+	if NotHere(program) {
+		t.Logf("not run here: %s (what needs %s): no %s on this machine (VIREO_NOT_HERE)", t.Name(), program, program)
+		return "", fmt.Errorf("%s not found (declared absent by VIREO_NOT_HERE)", program)
+	}
+	p, err := Install(program, packages...)
+	if err != nil && CI() {
+		t.Fatalf("CI=true and a program this test needs is missing: %v", err)
+	}
+	return p, err
+}
+
 func lock() (func(), error) {
 	f, err := os.OpenFile(filepath.Join(os.TempDir(), "vireo-testtool-apt.lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {

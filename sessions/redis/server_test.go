@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 type redisServer struct {
@@ -33,9 +35,7 @@ func startRedis(t testing.TB) *redisServer { return startRedisWith(t, true) }
 
 func startRedisWith(t testing.TB, persist bool) *redisServer {
 	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not installed (Debian: apt-get install -y redis-server); skipping the Redis tests")
-	}
+	testtool.Require(t, "redis-server")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +56,7 @@ func (s *redisServer) start() {
 	if s.persist {
 		aof = "yes"
 	}
-	s.cmd = exec.Command("redis-server",
+	s.cmd = exec.Command(testtool.Look("redis-server"), // found by Require
 		"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
 		"--dir", s.dir, "--save", "", "--appendonly", aof, "--appendfsync", "always",
 		"--daemonize", "no", "--loglevel", "warning")

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 // withoutRedis makes the runner see a machine without redis-server.
@@ -74,9 +76,7 @@ func TestVerifySkipsWithoutRedis(t *testing.T) {
 // TestStartRedisPerApp starts an app's redis-server as the comparison does
 // and checks that stopRedisOf and stopRedis end it by PID.
 func TestStartRedisPerApp(t *testing.T) {
-	if _, err := benchtest.LookRedis(); err != nil {
-		t.Skipf("%v (Debian: apt-get install -y redis-server); the runner reports the comparison as skipped", err)
-	}
+	testtool.Require(t, benchtest.RedisBinary)
 	s := &session{cfg: &Config{Log: &testLog{t: t}}, logDir: t.TempDir()}
 	r1, env, err := s.startRedis(context.Background(), "sessions-redis-cookie-less", "a")
 	if err != nil {

@@ -28,6 +28,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 // findChromium returns the browser to drive, or "" when there is none.
@@ -119,7 +121,7 @@ const readTodos = `Array.from(document.querySelectorAll('li.todo')).map(li => ({
 func TestTodoInBrowser(t *testing.T) {
 	chrome := findChromium()
 	if chrome == "" {
-		t.Skip("SKIP: no Chromium found (set CHROME_PATH or install the Debian packages chromium and chromium-driver)")
+		chrome = testtool.Require(t, "chromium") // Debian's package, or CHROME_PATH
 	}
 	base := startApp(t)
 	shots := screenshotDir(t)
