@@ -623,7 +623,7 @@ func dotnetSharedFramework(ctx context.Context) (runtimeSize, error) {
 		return runtimeSize{}, fmt.Errorf("dotnet --list-runtimes: %w", err)
 	}
 	newest := map[string][2]string{} // name -> version, directory
-	for _, line := range strings.Split(string(out), "\n") {
+	for line := range strings.Lines(string(out)) {
 		// Microsoft.AspNetCore.App 10.0.12 [/usr/share/dotnet/shared/Microsoft.AspNetCore.App]
 		f := strings.Fields(line)
 		if len(f) != 3 || !strings.HasPrefix(f[2], "[") {
