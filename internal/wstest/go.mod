@@ -1,6 +1,6 @@
 module github.com/vireo-go/vireo/internal/wstest
 
-go 1.25
+go 1.25.0
 
 require (
 	github.com/coder/websocket v1.8.15
@@ -9,10 +9,10 @@ require (
 )
 
 require (
-	github.com/andybalholm/brotli v1.1.0 // indirect
-	github.com/klauspost/compress v1.17.9 // indirect
+	github.com/andybalholm/brotli v1.3.0 // indirect
+	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
-	golang.org/x/time v0.12.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
 )
 
 replace github.com/vireo-go/vireo => ../..

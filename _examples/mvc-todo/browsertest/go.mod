@@ -1,6 +1,6 @@
 module github.com/vireo-go/vireo/_examples/mvc-todo/browsertest
 
-go 1.24
+go 1.25.0
 
 require github.com/chromedp/chromedp v0.14.2
 
