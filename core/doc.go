@@ -24,7 +24,10 @@
 // Registration refuses, with an error naming the pattern: a pattern without
 // a leading '/', an unclosed or stray brace, a parameter that is only part of
 // a segment, an unknown type, a repeated name, a wildcard before the last
-// segment, empty "." or ".." segments, the same method and pattern twice,
+// segment, empty "." or ".." segments, a segment in another router's
+// parameter syntax (":id" or "*rest", as Gin, Echo, httprouter and Fiber
+// write them: the error names {id} or {rest...}; a literal leading ':' or
+// '*' is escaped, `\:id`), the same method and pattern twice,
 // and two parameters of the same kind at one position with different names
 // (/users/{id} and /users/{name}/posts). Errors are returned by Route.Err and,
 // joined, by Application.Build; Listen refuses to start with them.
