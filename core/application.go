@@ -42,6 +42,7 @@ type Application struct {
 	routes           []*Route
 	errs             []error
 	errorParties     []*Router
+	onError          func(Context, error) // OnError; nil: the default page
 	routerMiddleware []Handler
 	routerChain      []Handler
 
@@ -228,24 +229,9 @@ func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // pool. It runs deferred so that it also runs while panicking.
 func (app *Application) done(c *state) {
 	if rec := recover(); rec != nil {
-		if rec == http.ErrAbortHandler {
-			c.release()
-			panic(rec) // net/http aborts the response quietly
-		}
-		app.logger.Error("vireo: panic recovered", "method", c.request.Method, "path", c.request.URL.Path,
-			"request_id", c.RequestID(), "panic", rec, "stack", string(debug.Stack()))
-		if c.Written() && !c.writer.hijacked {
-			// Part of the response is out: a 500 cannot follow, and a
-			// well-formed end would pass the truncated body off as whole.
-			// Abort the connection as net/http does for ErrAbortHandler.
+		if !app.recovered(c, rec) {
 			app.recycle(c)
-			panic(http.ErrAbortHandler)
-		}
-		c.writer.dropHooks() // nothing of a panicked handler is saved
-		if !c.Written() {
-			c.err = fmt.Errorf("panic: %v", rec)
-			c.writer.status = http.StatusInternalServerError
-			c.errorFired = false
+			panic(http.ErrAbortHandler) // net/http aborts the response quietly
 		}
 	}
 	if !c.writer.hijacked && !c.Written() {
@@ -262,6 +248,31 @@ func (app *Application) done(c *state) {
 		}
 	}
 	app.recycle(c)
+}
+
+// recovered handles a panic of the chain: it logs it and makes the
+// response a 500 with the panic as its internal cause. It reports false
+// when the connection must be aborted instead (http.ErrAbortHandler, or part
+// of the response already out: a well-formed end would pass the truncated
+// body off as whole). RequestLogger calls it too, so that its line counts
+// the 500 page.
+func (app *Application) recovered(c *state, rec any) bool {
+	if rec == http.ErrAbortHandler {
+		return false
+	}
+	app.logger.Error("vireo: panic recovered", "method", c.request.Method, "path", c.request.URL.Path,
+		"request_id", c.errorRequestID(), "panic", rec, "stack", string(debug.Stack()))
+	if c.Written() && !c.writer.hijacked {
+		return false
+	}
+	c.writer.dropHooks() // nothing of a panicked handler is saved
+	if !c.Written() {
+		c.err = fmt.Errorf("panic: %v", rec)
+		c.writer.status = http.StatusInternalServerError
+		c.errorFired = false
+		c.stopped = true
+	}
+	return true
 }
 
 // recycle releases c and puts it back into the pool when it may be reused.

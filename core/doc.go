@@ -103,6 +103,17 @@
 //	}
 //	ctx.JSON(store.Add(in))
 //
+// The page of an error status is written by the OnErrorCode handlers of
+// the most specific group, else by the one application-wide handler set
+// with Application.OnError (func(ctx, err)), else by the default page: RFC
+// 9457 Problem Details (application/problem+json, with the request ID and,
+// for a ValidationError, the invalid fields) for clients whose Accept
+// prefers JSON, "Status Text: message" as text for the others. An error
+// carries a public message and an internal cause apart: an HTTPError's
+// Message reaches the client, its Err only the log; other errors show their
+// text below 500 only. ctx.ErrorMessage is that public text, what custom
+// handlers should show; WithErrorDetails (for debugging) shows everything.
+//
 // Everything Application.Build refuses (patterns, conflicts, nil handlers,
 // options, view engines, mvc controllers) is a *RegistrationError naming the
 // method and pattern when there is one. An application with registration
