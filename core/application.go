@@ -43,6 +43,7 @@ type Application struct {
 	errs             []error
 	errorParties     []*Router
 	onError          func(Context, error) // OnError; nil: the default page
+	onErrorChain     []Handler            // the root's middleware, then onError: for unmatched requests
 	routerMiddleware []Handler
 	routerChain      []Handler
 
@@ -188,6 +189,19 @@ func (app *Application) Build() error {
 			chain = append(chain, rt.router.chainPrefix()...)
 			rt.chain = append(chain, rt.handlers...)
 			maxParams = max(maxParams, rt.maxParams)
+		}
+		// Error pages of unmatched requests run behind the middleware of
+		// their group, as the page of a matched route runs after its
+		// route's: both see what that middleware sets (a session...).
+		for _, r := range app.errorParties {
+			r.errorChains = make(map[int][]Handler, len(r.errorHandlers))
+			for code, hs := range r.errorHandlers {
+				r.errorChains[code] = append(append([]Handler(nil), r.chainPrefix()...), hs...)
+			}
+		}
+		if app.onError != nil {
+			page := stateHandler(func(c *state, ctx Context) { app.onError(ctx, c.stopError()) })
+			app.onErrorChain = append(append([]Handler(nil), app.Router.chainPrefix()...), page)
 		}
 		if len(app.routerMiddleware) > 0 {
 			app.routerChain = append(append([]Handler(nil), app.routerMiddleware...), stateHandler(app.dispatch))

@@ -91,7 +91,8 @@ func publicMessage(err error, code int, details bool) string {
 
 // errorHandlersFor finds the error handlers for code: from the matched
 // route's group upward, or, for unmatched requests, from the group with the
-// longest prefix of the path upward.
+// longest prefix of the path upward, then behind that group's middleware,
+// which did not run for the request.
 func (app *Application) errorHandlersFor(c *state, code int) []Handler {
 	r := app.Router
 	if c.route != nil {
@@ -107,6 +108,9 @@ func (app *Application) errorHandlersFor(c *state, code int) []Handler {
 	}
 	for ; r != nil; r = r.parent {
 		if hs, ok := r.errorHandlers[code]; ok {
+			if c.route == nil && r.errorChains != nil {
+				return r.errorChains[code]
+			}
 			return hs
 		}
 	}
@@ -139,18 +143,21 @@ func (c *state) fireError() {
 	code := c.writer.status
 	hs := c.app.errorHandlersFor(c, code)
 	if hs == nil {
-		if c.app.onError != nil {
-			c.app.onError(c.handle(), c.stopError())
-			if !c.Written() {
-				c.writer.writeHeaderNow()
-			}
+		if c.app.onError == nil {
+			defaultErrorHandler(c)
 			return
 		}
-		defaultErrorHandler(c)
-		return
+		if c.route == nil && c.app.onErrorChain != nil {
+			hs = c.app.onErrorChain
+		} else {
+			c.app.onError(c.handle(), c.stopError())
+			hs = nil
+		}
 	}
-	c.handlers, c.index, c.stopped = hs, -1, false
-	c.next(c.handle())
+	if hs != nil {
+		c.handlers, c.index, c.stopped = hs, -1, false
+		c.next(c.handle())
+	}
 	if !c.Written() {
 		// The custom handler wrote nothing: the client still gets the status.
 		c.writer.writeHeaderNow()
