@@ -1,6 +1,6 @@
 // Package writerpaths registers one http.Handler on every path by which a
 // Vireo handler can reach net/http's response writer: the Context's own
-// writer, FromHTTP, Mount, a FromStd middleware, and each middleware that
+// writer, WrapHandler, Mount, a WrapMiddleware middleware, and each middleware that
 // installs a writer of its own (compression, timeout, request logger,
 // CSRF, sessions), alone and all together. Tests of what must pass
 // through every writer unchanged (1xx statuses, Hijack, ResponseController,
@@ -30,7 +30,7 @@ type Path struct {
 }
 
 // passStd is net/http middleware that passes w and r on unchanged: the
-// inner chain of a FromStd writes through core's writer around it.
+// inner chain of a WrapMiddleware writes through core's writer around it.
 func passStd(next http.Handler) http.Handler { return next }
 
 // wrapStd is net/http middleware with a writer of its own that only
@@ -48,7 +48,7 @@ func (f forwarder) Unwrap() http.ResponseWriter { return f.ResponseWriter }
 
 // Register serves h on app under every path and returns the paths. logs
 // receives the request logger's lines. The application's other settings
-// (WithRequestTimeout, UseRouter middleware) are the caller's.
+// (WithRequestTimeout, UseBeforeRouting middleware) are the caller's.
 func Register(app *core.Application, h http.Handler, logs io.Writer) []Path {
 	serve := func(ctx core.Context) { h.ServeHTTP(ctx.ResponseWriter(), ctx.Request()) }
 	logger := core.RequestLogger(slog.New(slog.NewTextHandler(logs, nil)))
@@ -68,14 +68,14 @@ func Register(app *core.Application, h http.Handler, logs io.Writer) []Path {
 		sess.Handler(),
 		middleware.MustCompress(),
 		middleware.MustTimeout(10 * time.Second),
-		core.FromStd(wrapStd),
+		core.WrapMiddleware(wrapStd),
 	}
 	paths := []Path{
 		{"Context.ResponseWriter", "/plain"},
-		{"FromHTTP", "/fromhttp"},
+		{"WrapHandler", "/fromhttp"},
 		{"Mount", "/mount"},
-		{"FromStd passing the writer", "/fromstd"},
-		{"FromStd with a wrapping writer", "/fromstdwrap"},
+		{"WrapMiddleware passing the writer", "/fromstd"},
+		{"WrapMiddleware with a wrapping writer", "/fromstdwrap"},
 		{"Compress", "/compress"},
 		{"Timeout", "/timeout"},
 		{"RequestLogger", "/logger"},
@@ -85,16 +85,16 @@ func Register(app *core.Application, h http.Handler, logs io.Writer) []Path {
 		{"the whole middleware set", "/stack"},
 	}
 	app.Any("/plain/{rest:path}", serve)
-	app.Any("/fromhttp/{rest:path}", core.FromHTTP(h))
+	app.Any("/fromhttp/{rest:path}", core.WrapHandler(h))
 	app.Mount("/mount", h)
-	app.Party("/fromstd", core.FromStd(passStd)).Any("/{rest:path}", serve)
-	app.Party("/fromstdwrap", core.FromStd(wrapStd)).Any("/{rest:path}", serve)
-	app.Party("/compress", middleware.MustCompress()).Any("/{rest:path}", serve)
-	app.Party("/timeout", middleware.MustTimeout(10*time.Second)).Any("/{rest:path}", serve)
-	app.Party("/logger", logger).Any("/{rest:path}", serve)
-	app.Party("/csrf", csrf).Any("/{rest:path}", serve)
-	app.Party("/sessions", sess.Handler()).Any("/{rest:path}", serve)
+	app.Group("/fromstd", core.WrapMiddleware(passStd)).Any("/{rest:path}", serve)
+	app.Group("/fromstdwrap", core.WrapMiddleware(wrapStd)).Any("/{rest:path}", serve)
+	app.Group("/compress", middleware.MustCompress()).Any("/{rest:path}", serve)
+	app.Group("/timeout", middleware.MustTimeout(10*time.Second)).Any("/{rest:path}", serve)
+	app.Group("/logger", logger).Any("/{rest:path}", serve)
+	app.Group("/csrf", csrf).Any("/{rest:path}", serve)
+	app.Group("/sessions", sess.Handler()).Any("/{rest:path}", serve)
 	app.Mount("/sessionswrap", sess.Wrap(h))
-	app.Party("/stack", stack...).Any("/{rest:path}", serve)
+	app.Group("/stack", stack...).Any("/{rest:path}", serve)
 	return paths
 }

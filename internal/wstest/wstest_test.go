@@ -1,8 +1,8 @@
 // Package wstest runs real WebSocket echoes, with coder/websocket (which
 // upgrades as net/http documents: WriteHeader(101), then Hijack) and
 // gorilla/websocket (which hijacks and writes its 101 itself), through
-// every writer path of internal/writerpaths: a plain route, FromHTTP,
-// Mount, FromStd, each writer-installing middleware and the whole
+// every writer path of internal/writerpaths: a plain route, WrapHandler,
+// Mount, WrapMiddleware, each writer-installing middleware and the whole
 // middleware set. It is a module of its own so that the framework's
 // go.mod does not take the WebSocket libraries.
 package wstest
