@@ -34,6 +34,11 @@ var extraDirs = []string{"/usr/sbin", "/sbin", "/usr/lib/postgresql/*/bin"}
 // aptUpdated is set once a process has run apt-get update.
 var aptUpdated sync.Once
 
+// failed holds, by program, the error of an install that failed in this
+// process, so that the next test needing the program fails or skips at
+// once instead of running apt-get again.
+var failed sync.Map
+
 // CI reports whether the tests run under CI (CI=true), where a missing
 // program is a failure rather than a skip.
 func CI() bool { return os.Getenv("CI") == "true" }
@@ -73,6 +78,18 @@ func Install(program string, packages ...string) (string, error) {
 	if p := Look(program); p != "" {
 		return p, nil
 	}
+	if err, ok := failed.Load(program); ok {
+		return "", err.(error)
+	}
+	p, err := install(program, packages...)
+	if err != nil {
+		failed.Store(program, err)
+	}
+	return p, err
+}
+
+// install is Install without the memo of failures.
+func install(program string, packages ...string) (string, error) {
 	if len(packages) == 0 {
 		packages = []string{program}
 	}
