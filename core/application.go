@@ -10,6 +10,7 @@
 //	  unmatched: trailing-slash redirect, OPTIONS, 405 with Allow, or 404
 //	finish: error handler for an error status with no body
 //	recover: a panic becomes a 500 and is logged; the server keeps serving
+//	done hooks (Context.OnDone): the finished response, still readable
 //	ctx.release(); pool.Put(ctx)
 //
 // Everything that can be computed at registration is computed by Build.
@@ -229,6 +230,7 @@ func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (app *Application) done(c *state) {
 	if rec := recover(); rec != nil {
 		if rec == http.ErrAbortHandler {
+			c.runDone()
 			c.release()
 			panic(rec) // net/http aborts the response quietly
 		}
@@ -238,6 +240,7 @@ func (app *Application) done(c *state) {
 			// Part of the response is out: a 500 cannot follow, and a
 			// well-formed end would pass the truncated body off as whole.
 			// Abort the connection as net/http does for ErrAbortHandler.
+			c.runDone()
 			app.recycle(c)
 			panic(http.ErrAbortHandler)
 		}
@@ -261,7 +264,15 @@ func (app *Application) done(c *state) {
 			c.writer.writeHeaderNow()
 		}
 	}
+	c.runDone()
 	app.recycle(c)
+}
+
+// runDone runs the done hooks (Context.OnDone), if any.
+func (c *state) runDone() {
+	if len(c.doneHooks) > 0 {
+		c.runDoneHooks()
+	}
 }
 
 // recycle releases c and puts it back into the pool when it may be reused.
