@@ -68,12 +68,12 @@ func New(opts ...Option) (core.Handler, error) {
 		return nil, err
 	}
 	m := &middleware{
-		tracer:     cfg.tracerProvider.Tracer(ScopeName, trace.WithInstrumentationVersion(Version)),
+		tracer:     cfg.tracerProvider.Tracer(ScopeName, trace.WithInstrumentationVersion(Version), trace.WithSchemaURL(semconv.SchemaURL)),
 		propagator: cfg.propagator,
 		filter:     cfg.filter,
 		startOpts:  []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)},
 	}
-	meter := cfg.meterProvider.Meter(ScopeName, metric.WithInstrumentationVersion(Version))
+	meter := cfg.meterProvider.Meter(ScopeName, metric.WithInstrumentationVersion(Version), metric.WithSchemaURL(semconv.SchemaURL))
 	if m.duration, err = meter.Float64Histogram("http.server.request.duration", metric.WithUnit("s"),
 		metric.WithDescription("Duration of HTTP server requests."),
 		metric.WithExplicitBucketBoundaries(durationBuckets...)); err != nil {
