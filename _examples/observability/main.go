@@ -133,7 +133,9 @@ func newServer(ctx context.Context) (*server, error) {
 		otelvireo.MustNew(otelvireo.WithTracerProvider(tel.tp), otelvireo.WithMeterProvider(tel.mp), otelvireo.WithPropagator(tel.propagator)),
 		core.RequestLogger(logger),
 	)
-	app.Get("/", func(ctx core.Context) { ctx.WriteString("observability example: see /users/42, /metrics, /healthz, /readyz\n") })
+	app.Get("/", func(ctx core.Context) {
+		ctx.WriteString("observability example: see /users/42, /metrics, /healthz, /readyz\n")
+	})
 	app.Get("/users/{id}", func(ctx core.Context) {
 		id := ctx.Param("id")
 		ctx.Logger().Info("loading user", "id", id) // carries trace_id and span_id
