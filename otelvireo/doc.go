@@ -39,6 +39,12 @@
 // scheme and status and reused, so a request records its metrics without
 // building attributes.
 //
+// The API's no-op providers (trace/noop, metric/noop) are recognized: with
+// a no-op tracer provider no span is started and the caller's extracted
+// context is what the handler gets, as a no-op tracer would pass it on;
+// with both no-op the middleware only extracts the caller's context, and
+// costs no allocation.
+//
 // Requests the filter rejects are neither traced nor measured; the default
 // filter rejects the health endpoints (health.LivePath, health.ReadyPath).
 //

@@ -25,6 +25,7 @@ type rig struct {
 	spans  *tracetest.InMemoryExporter
 	reader *sdkmetric.ManualReader
 	tp     *sdktrace.TracerProvider
+	mp     *sdkmetric.MeterProvider
 }
 
 var propagator = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
@@ -34,6 +35,7 @@ func newRig(t *testing.T, opts ...otelvireo.Option) *rig {
 	r := &rig{spans: tracetest.NewInMemoryExporter(), reader: sdkmetric.NewManualReader()}
 	r.tp = sdktrace.NewTracerProvider(sdktrace.WithSyncer(r.spans))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(r.reader))
+	r.mp = mp
 	t.Cleanup(func() { r.tp.Shutdown(context.Background()); mp.Shutdown(context.Background()) })
 	mw, err := otelvireo.New(append([]otelvireo.Option{
 		otelvireo.WithTracerProvider(r.tp), otelvireo.WithMeterProvider(mp), otelvireo.WithPropagator(propagator),

@@ -27,9 +27,11 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/propagation"
 	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
 	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 )
 
 // ScopeName is the instrumentation scope of the middleware's tracer and
@@ -56,6 +58,11 @@ type middleware struct {
 	entries   entryCache
 	requests  sync.Pool // of *request
 	startOpts []trace.SpanStartOption
+
+	// The API's no-op providers, recognized: no span is started (the
+	// caller's context still reaches the handler, as a no-op tracer's
+	// Start would pass it on) and no metric is recorded.
+	tracingOff, metricsOff bool
 }
 
 // New returns the middleware; install it with app.UseRouter, so that
@@ -93,6 +100,8 @@ func New(opts ...Option) (core.Handler, error) {
 		metric.WithExplicitBucketBoundaries(sizeBuckets...)); err != nil {
 		return nil, fmt.Errorf("otelvireo: %w", err)
 	}
+	_, m.tracingOff = cfg.tracerProvider.(tracenoop.TracerProvider)
+	_, m.metricsOff = cfg.meterProvider.(metricnoop.MeterProvider)
 	m.requests.New = func() any { return &request{m: m} }
 	return m.serve, nil
 }
@@ -125,13 +134,39 @@ func (m *middleware) serve(ctx core.Context) {
 		ctx.Next()
 		return
 	}
+	parent := m.propagator.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+	if m.tracingOff && m.metricsOff {
+		if parent != r.Context() {
+			ctx.SetRequest(r.WithContext(parent))
+		}
+		ctx.Next()
+		return
+	}
 	rq := m.requests.Get().(*request)
 	rq.start = time.Now()
 	rq.method = normalMethod(r.Method)
 	rq.https = ctx.Scheme() == "https"
 	rq.reqSize = r.ContentLength
+	if m.tracingOff {
+		rq.ctx = parent // rq.span stays nil: there is no span of ours
+		if parent != r.Context() {
+			ctx.SetRequest(r.WithContext(parent))
+		}
+	} else {
+		rq.startSpan(ctx, r, parent)
+	}
+	if !m.metricsOff {
+		m.active.Add(rq.ctx, 1, m.entries.get(entryKey{method: rq.method, https: rq.https}).addition...)
+	}
+	ctx.OnDone(rq)
+	defer rq.recordPanic()
+	ctx.Next()
+}
 
-	parent := m.propagator.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+// startSpan starts the request's span, child of parent, and makes its
+// context the request's.
+func (rq *request) startSpan(ctx core.Context, r *http.Request, parent context.Context) {
+	m := rq.m
 	name := rq.method
 	if name == otherMethod {
 		name = "HTTP"
@@ -145,10 +180,6 @@ func (m *middleware) serve(ctx core.Context) {
 	}
 	rq.ctx, rq.span = spanCtx, span
 	ctx.SetRequest(r.WithContext(spanCtx))
-	m.active.Add(spanCtx, 1, m.entries.get(entryKey{method: rq.method, https: rq.https}).addition...)
-	ctx.OnDone(rq)
-	defer rq.recordPanic()
-	ctx.Next()
 }
 
 // requestAttrs fills rq.attrs with the span attributes the request brings.
@@ -203,7 +234,7 @@ func (rq *request) recordPanic() {
 		return
 	}
 	rq.panicked = rec
-	if rec != http.ErrAbortHandler && rq.span.IsRecording() {
+	if rec != http.ErrAbortHandler && rq.span != nil && rq.span.IsRecording() {
 		rq.span.AddEvent(semconv.ExceptionEventName, trace.WithAttributes(
 			semconv.ExceptionTypeKey.String(fmt.Sprintf("%T", rec)),
 			semconv.ExceptionMessageKey.String(fmt.Sprint(rec)),
@@ -213,15 +244,35 @@ func (rq *request) recordPanic() {
 	panic(rec)
 }
 
-// Done ends the span and records the metrics of the finished response.
+// Done ends the span and records the metrics of the finished response,
+// then puts rq back into the pool.
 func (rq *request) Done(ctx core.Context) {
 	m := rq.m
 	status := ctx.Status()
 	route := ctx.Route()
 	e := m.entries.get(entryKey{route: route, method: rq.method, https: rq.https, status: status})
+	if rq.span != nil {
+		rq.endSpan(e, route != nil, status)
+	}
+	if !m.metricsOff {
+		spanCtx := rq.ctx
+		m.duration.Record(spanCtx, time.Since(rq.start).Seconds(), e.measure...)
+		if rq.reqSize >= 0 {
+			m.requestSize.Record(spanCtx, rq.reqSize, e.measure...)
+		}
+		m.responseSize.Record(spanCtx, ctx.BytesWritten(), e.measure...)
+		m.active.Add(spanCtx, -1, m.entries.get(entryKey{method: rq.method, https: rq.https}).addition...)
+	}
+	*rq = request{m: m}
+	m.requests.Put(rq)
+}
+
+// endSpan names the span after its route, sets the response attributes
+// and ends it.
+func (rq *request) endSpan(e *entry, routed bool, status int) {
 	span := rq.span
 	if span.IsRecording() {
-		if route != nil {
+		if routed {
 			span.SetName(e.name)
 		}
 		span.SetAttributes(e.spanEnd...)
@@ -233,14 +284,4 @@ func (rq *request) Done(ctx core.Context) {
 		}
 	}
 	span.End()
-	spanCtx := rq.ctx
-	m.duration.Record(spanCtx, time.Since(rq.start).Seconds(), e.measure...)
-	if rq.reqSize >= 0 {
-		m.requestSize.Record(spanCtx, rq.reqSize, e.measure...)
-	}
-	m.responseSize.Record(spanCtx, ctx.BytesWritten(), e.measure...)
-	m.active.Add(spanCtx, -1, m.entries.get(entryKey{method: rq.method, https: rq.https}).addition...)
-
-	*rq = request{m: m}
-	m.requests.Put(rq)
 }

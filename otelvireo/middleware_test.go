@@ -4,6 +4,7 @@
 package otelvireo_test
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -14,7 +15,9 @@ import (
 	"github.com/vireo-go/vireo/health"
 	"github.com/vireo-go/vireo/otelvireo"
 	"go.opentelemetry.io/otel/codes"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 )
 
 func TestSpans(t *testing.T) {
@@ -227,5 +230,70 @@ func TestNewRejectsNil(t *testing.T) {
 		if h, err := otelvireo.New(opt); err == nil || h != nil {
 			t.Errorf("New accepted a nil: %v", err)
 		}
+	}
+}
+
+// TestNoopProviders checks the middleware with the API's no-op providers:
+// no span of its own, the caller's trace context still reaches the handler
+// (as a no-op tracer passes it on), an outer span is left alone, and with
+// metrics on they are still recorded.
+func TestNoopProviders(t *testing.T) {
+	outer := newRig(t) // its tracer plays an outer instrumentation
+	tests := []struct {
+		name        string
+		metricsOn   bool
+		traceparent string
+		outerSpan   bool
+	}{
+		{"both off", false, "", false},
+		{"both off, caller's context", false, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", false},
+		{"tracing off, metrics on", true, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", false},
+		{"tracing off under an outer span", true, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRig(t)
+			opts := []otelvireo.Option{otelvireo.WithTracerProvider(tracenoop.NewTracerProvider()), otelvireo.WithPropagator(propagator)}
+			if !tt.metricsOn {
+				opts = append(opts, otelvireo.WithMeterProvider(metricnoop.NewMeterProvider()))
+			} else {
+				opts = append(opts, otelvireo.WithMeterProvider(r.mp))
+			}
+			app := core.New()
+			app.UseRouter(otelvireo.MustNew(opts...))
+			var seen trace.SpanContext
+			app.Get("/x/{id}", func(ctx core.Context) { seen = trace.SpanContextFromContext(ctx.Request().Context()) })
+			req := httptest.NewRequest("GET", "/x/1", nil)
+			if tt.traceparent != "" {
+				req.Header.Set("traceparent", tt.traceparent)
+			}
+			var outerSpan trace.Span
+			if tt.outerSpan {
+				var c context.Context
+				c, outerSpan = outer.tp.Tracer("outer").Start(context.Background(), "outer")
+				req = req.WithContext(c)
+			}
+			app.ServeHTTP(httptest.NewRecorder(), req)
+			if tt.traceparent != "" && seen.TraceID().String() != "4bf92f3577b34da6a3ce929d0e0e4736" {
+				t.Errorf("the handler's context has trace %s, want the caller's", seen.TraceID())
+			}
+			if tt.traceparent == "" && !tt.outerSpan && seen.IsValid() {
+				t.Errorf("a span context %v appeared from nowhere", seen)
+			}
+			if tt.outerSpan {
+				if !outerSpan.IsRecording() {
+					t.Fatal("the middleware ended the outer span")
+				}
+				outerSpan.End()
+				if s := outer.spans.GetSpans(); len(s) != 1 || s[0].Name != "outer" || len(s[0].Attributes) != 0 {
+					t.Fatalf("the outer span was changed: %v", s)
+				}
+			}
+			if tt.metricsOn {
+				if _, ok := r.metrics(t)["http.server.request.duration"]; !ok {
+					t.Error("no duration recorded with metrics on")
+				}
+			}
+		})
 	}
 }
