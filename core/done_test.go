@@ -31,7 +31,7 @@ func (d *doneRecord) Done(c Context) {
 	if rt := c.Route(); rt != nil {
 		d.route = rt.Pattern
 	}
-	if err := c.Err(); err != nil {
+	if err := c.StopError(); err != nil {
 		d.err = err.Error()
 	}
 }
@@ -58,7 +58,7 @@ func TestDoneHookSeesFinishedResponse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var got doneRecord
 			app := New(WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-			app.UseRouter(func(c Context) { c.OnDone(&got); c.Next() })
+			app.UseBeforeRouting(func(c Context) { c.OnDone(&got); c.Next() })
 			app.OnErrorCode(http.StatusTeapot, func(c Context) { c.WriteString("custom teapot") })
 			if tt.handler != nil {
 				app.Get("/users/{id}", tt.handler)
@@ -124,10 +124,10 @@ func TestDoneHookPanicIsContained(t *testing.T) {
 
 // TestDoneHookBehindFromStd checks that a hook registered behind a net/http
 // middleware runs at the end of the outer request.
-func TestDoneHookBehindFromStd(t *testing.T) {
+func TestDoneHookBehindWrapMiddleware(t *testing.T) {
 	var got doneRecord
 	app := New()
-	app.Use(FromStd(func(next http.Handler) http.Handler { return next }))
+	app.Use(WrapMiddleware(func(next http.Handler) http.Handler { return next }))
 	app.Get("/", func(c Context) { c.OnDone(&got); c.WriteString("ok") })
 	app.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
 	if got.runs != 1 || got.bytes != 2 || got.route != "/" {

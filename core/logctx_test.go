@@ -45,7 +45,7 @@ func TestLoggerCarriesRequestContext(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			app := New(WithLogger(slog.New(ctxAttrHandler{slog.NewTextHandler(&buf, nil)})))
-			app.UseRouter(func(ctx Context) {
+			app.UseBeforeRouting(func(ctx Context) {
 				ctx.Values().Set(RequestIDKey, "req-1")
 				r := ctx.Request()
 				ctx.SetRequest(r.WithContext(context.WithValue(r.Context(), traceKey{}, "abc")))

@@ -54,7 +54,7 @@ func benchServe(b *testing.B, h http.Handler) {
 
 func vireoApp(mw ...core.Handler) *core.Application {
 	app := core.New()
-	app.UseRouter(mw...)
+	app.UseBeforeRouting(mw...)
 	app.Get("/api/values/{id}", func(ctx core.Context) { ctx.WriteString("value") })
 	return app
 }

@@ -6,7 +6,7 @@
 // clients send.
 //
 //	mw, err := otelvireo.New() // the global tracer and meter providers, propagator
-//	app.UseRouter(mw)          // UseRouter: unmatched requests get a span too
+//	app.UseBeforeRouting(mw)  // before routing: unmatched requests get a span too
 //
 // The middleware extracts the W3C trace context (traceparent, tracestate)
 // and baggage through the propagator, starts a span of kind server, and

@@ -44,7 +44,7 @@ func newRig(t *testing.T, opts ...otelvireo.Option) *rig {
 		t.Fatal(err)
 	}
 	r.app = core.New(core.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-	r.app.UseRouter(mw)
+	r.app.UseBeforeRouting(mw)
 	return r
 }
 

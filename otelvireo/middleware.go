@@ -65,7 +65,7 @@ type middleware struct {
 	tracingOff, metricsOff bool
 }
 
-// New returns the middleware; install it with app.UseRouter, so that
+// New returns the middleware; install it with app.UseBeforeRouting, so that
 // unmatched requests are traced too, ahead of the request logger so that
 // its lines carry the trace. It returns an error for a nil option or
 // provider, or when an instrument cannot be created.
@@ -204,7 +204,7 @@ func (rq *request) requestAttrs(ctx core.Context, r *http.Request) []attribute.K
 			a = append(a, semconv.ServerPortKey.Int(port))
 		}
 	}
-	if addr := ctx.RemoteAddr(); addr != "" {
+	if addr := ctx.ClientIP(); addr != "" {
 		a = append(a, semconv.ClientAddressKey.String(addr))
 	}
 	if ua := r.UserAgent(); ua != "" {

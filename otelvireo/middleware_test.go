@@ -65,7 +65,7 @@ func TestSpans(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newRig(t)
 			r.app.Get("/users/{id}", func(ctx core.Context) { ctx.WriteString("user " + ctx.Param("id")) })
-			r.app.Party("/api").Post("/items", func(ctx core.Context) { ctx.SetStatus(201); ctx.WriteString("created") })
+			r.app.Group("/api").Post("/items", func(ctx core.Context) { ctx.SetStatus(201); ctx.WriteString("created") })
 			r.app.Get("/fail/{code:int}", func(ctx core.Context) {
 				code, _ := ctx.Params().Int("code")
 				ctx.StopWithError(core.NewHTTPError(code, "bad input"))
@@ -260,7 +260,7 @@ func TestNoopProviders(t *testing.T) {
 				opts = append(opts, otelvireo.WithMeterProvider(r.mp))
 			}
 			app := core.New()
-			app.UseRouter(otelvireo.MustNew(opts...))
+			app.UseBeforeRouting(otelvireo.MustNew(opts...))
 			var seen trace.SpanContext
 			app.Get("/x/{id}", func(ctx core.Context) { seen = trace.SpanContextFromContext(ctx.Request().Context()) })
 			req := httptest.NewRequest("GET", "/x/1", nil)

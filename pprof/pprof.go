@@ -51,7 +51,7 @@ func Register(r Registrar, guard core.Handler, middleware ...core.Handler) error
 		return errors.New("pprof: Register needs a guard (an auth middleware): the profiles reveal the program's memory and code")
 	}
 	chain := func(h http.HandlerFunc) []core.Handler {
-		return append(append([]core.Handler{guard}, middleware...), core.FromHTTP(h))
+		return append(append([]core.Handler{guard}, middleware...), core.WrapHandler(h))
 	}
 	r.Get(Prefix, chain(pprof.Index)...)
 	r.Get(Prefix+"{name}", chain(profile)...)

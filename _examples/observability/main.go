@@ -128,7 +128,7 @@ func newServer(ctx context.Context) (*server, error) {
 
 	s := &server{}
 	app := core.New(core.WithLogger(logger))
-	app.UseRouter(
+	app.UseBeforeRouting(
 		middleware.MustRequestID(),
 		otelvireo.MustNew(otelvireo.WithTracerProvider(tel.tp), otelvireo.WithMeterProvider(tel.mp), otelvireo.WithPropagator(tel.propagator)),
 		core.RequestLogger(logger),

@@ -81,7 +81,7 @@ func New(opts ...Option) (*Exporter, error) {
 		return nil, fmt.Errorf("otelprom: %w", err)
 	}
 	h := promhttp.HandlerFor(cfg.registry, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
-	return &Exporter{reader: reader, handler: core.FromHTTP(h)}, nil
+	return &Exporter{reader: reader, handler: core.WrapHandler(h)}, nil
 }
 
 // MustNew is New that panics on error.

@@ -35,7 +35,7 @@ func instrumented(t *testing.T, opts ...otelprom.Option) *core.Application {
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(prom.Reader()))
 	t.Cleanup(func() { mp.Shutdown(context.Background()) })
 	app := core.New(core.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-	app.UseRouter(otelvireo.MustNew(otelvireo.WithMeterProvider(mp), otelvireo.WithTracerProvider(noop.NewTracerProvider())))
+	app.UseBeforeRouting(otelvireo.MustNew(otelvireo.WithMeterProvider(mp), otelvireo.WithTracerProvider(noop.NewTracerProvider())))
 	app.Get("/metrics", prom.Handler())
 	app.Get("/users/{id}", func(ctx core.Context) { ctx.JSON(map[string]string{"id": ctx.Param("id")}) })
 	app.Get("/fail", func(ctx core.Context) { ctx.StopWithStatus(http.StatusBadGateway) })

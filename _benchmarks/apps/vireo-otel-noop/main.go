@@ -19,7 +19,7 @@ import (
 func main() {
 	prop := propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 	app := vireo.New()
-	app.UseRouter(otelvireo.MustNew(otelvireo.WithTracerProvider(tracenoop.NewTracerProvider()),
+	app.UseBeforeRouting(otelvireo.MustNew(otelvireo.WithTracerProvider(tracenoop.NewTracerProvider()),
 		otelvireo.WithMeterProvider(metricnoop.NewMeterProvider()), otelvireo.WithPropagator(prop)))
 	app.Get("/api/values/{id}", func(ctx vireo.Context) {
 		ctx.Text("value")

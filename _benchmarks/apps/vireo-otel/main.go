@@ -1,6 +1,6 @@
 // Command vireo-otel is the otel comparison on Vireo: the simple app's
 // GET /api/values/{id} behind the otelvireo middleware (installed with
-// UseRouter), tracing and metrics on: every request gets a sampled server
+// UseBeforeRouting), tracing and metrics on: every request gets a sampled server
 // span, batched (sdktrace.WithBatcher) to an exporter that drops it, and
 // records the HTTP server metrics into the SDK's aggregation (a manual
 // reader, never collected). chi-otel sets up the same SDK.
@@ -31,7 +31,7 @@ func main() {
 	prop := propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 
 	app := vireo.New()
-	app.UseRouter(otelvireo.MustNew(otelvireo.WithTracerProvider(tp), otelvireo.WithMeterProvider(mp), otelvireo.WithPropagator(prop)))
+	app.UseBeforeRouting(otelvireo.MustNew(otelvireo.WithTracerProvider(tp), otelvireo.WithMeterProvider(mp), otelvireo.WithPropagator(prop)))
 	app.Get("/api/values/{id}", func(ctx vireo.Context) {
 		ctx.Text("value")
 	})
