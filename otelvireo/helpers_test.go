@@ -68,7 +68,7 @@ func (r *rig) metrics(t *testing.T) map[string]metricdata.Metrics {
 func attrMap(attrs []attribute.KeyValue) map[string]string {
 	m := map[string]string{}
 	for _, a := range attrs {
-		m[string(a.Key)] = a.Value.Emit()
+		m[string(a.Key)] = a.Value.String()
 	}
 	return m
 }

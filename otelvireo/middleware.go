@@ -134,7 +134,7 @@ func (m *middleware) serve(ctx core.Context) {
 		ctx.Next()
 		return
 	}
-	parent := m.propagator.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+	parent := m.propagator.Extract(r.Context(), headerCarrier(r.Header))
 	if m.tracingOff && m.metricsOff {
 		if parent != r.Context() {
 			ctx.SetRequest(r.WithContext(parent))
