@@ -61,6 +61,7 @@ func vireoApp(mw ...core.Handler) *core.Application {
 
 func BenchmarkVireo(b *testing.B) {
 	b.Run("plain", func(b *testing.B) { benchServe(b, vireoApp()) })
+	b.Run("empty-middleware", func(b *testing.B) { benchServe(b, vireoApp(func(ctx core.Context) { ctx.Next() })) })
 	b.Run("noop", func(b *testing.B) {
 		benchServe(b, vireoApp(otelvireo.MustNew(
 			otelvireo.WithTracerProvider(tracenoop.NewTracerProvider()), otelvireo.WithMeterProvider(metricnoop.NewMeterProvider()))))
