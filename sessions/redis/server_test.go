@@ -1,7 +1,9 @@
 // A redis-server child process for the tests: started on a free loopback
 // port with append-only persistence in a temporary directory (so a killed
 // and restarted server still has its data), stopped at the end of the
-// test. Tests skip, saying why, when the binary is not installed.
+// test. testtool installs Debian's redis-server when it is missing (as
+// root), and the tests skip, saying why, when it cannot be had (fail under
+// CI=true).
 
 package redis
 
@@ -12,6 +14,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 type redisServer struct {
@@ -19,6 +23,7 @@ type redisServer struct {
 	// persist turns on the append-only file, fsynced on every write, for
 	// the tests that restart the server; benchmarks run without it.
 	persist bool
+	bin     string
 	port    int
 	dir     string
 	cmd     *exec.Cmd
@@ -33,16 +38,14 @@ func startRedis(t testing.TB) *redisServer { return startRedisWith(t, true) }
 
 func startRedisWith(t testing.TB, persist bool) *redisServer {
 	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not installed (Debian: apt-get install -y redis-server); skipping the Redis tests")
-	}
+	bin := testtool.Require(t, "redis-server", "redis-server")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	s := &redisServer{t: t, port: port, dir: t.TempDir(), persist: persist}
+	s := &redisServer{t: t, bin: bin, port: port, dir: t.TempDir(), persist: persist}
 	s.start()
 	t.Cleanup(s.stop)
 	return s
@@ -56,7 +59,7 @@ func (s *redisServer) start() {
 	if s.persist {
 		aof = "yes"
 	}
-	s.cmd = exec.Command("redis-server",
+	s.cmd = exec.Command(s.bin,
 		"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
 		"--dir", s.dir, "--save", "", "--appendonly", aof, "--appendfsync", "always",
 		"--daemonize", "no", "--loglevel", "warning")
