@@ -147,8 +147,8 @@ func newApp(cfg config, srv *server) (*vireo.Application, error) {
 	if err != nil {
 		return nil, err
 	}
-	app.UseRouter(func(ctx vireo.Context) {
-		h := ctx.Header()
+	app.UseBeforeRouting(func(ctx vireo.Context) {
+		h := ctx.ResponseHeader()
 		h.Set("X-Instance", cfg.instance)
 		if srv.draining.Load() {
 			h.Set("Connection", "close") // see the package comment
@@ -164,11 +164,11 @@ func newApp(cfg config, srv *server) (*vireo.Application, error) {
 		ctx.Text("ready")
 	})
 	app.Get("/whoami", func(ctx vireo.Context) {
-		ctx.JSON(map[string]string{"client": ctx.RemoteAddr(), "scheme": ctx.Scheme(), "instance": cfg.instance})
+		ctx.JSON(map[string]string{"client": ctx.ClientIP(), "scheme": ctx.Scheme(), "instance": cfg.instance})
 	})
 	app.Get("/api/ping", limit, func(ctx vireo.Context) { ctx.Text("pong") })
 
-	pages := app.Party("/", m.Handler(), middleware.MustCSRF(middleware.WithCSRFStore(sessionTokens{})))
+	pages := app.Group("/", m.Handler(), middleware.MustCSRF(middleware.WithCSRFStore(sessionTokens{})))
 	pages.Get("/login", func(ctx vireo.Context) {
 		ctx.HTML(`<form method="post" action="/login">
 <input type="hidden" name="csrf_token" value="` + html.EscapeString(middleware.CSRFToken(ctx)) + `">
