@@ -436,10 +436,12 @@ func (db *Database) write(ctx context.Context, key string, queue func(goredis.Pi
 	var err error
 	switch {
 	case db.wait > 0 && db.cluster != nil:
-		// The master's own client, so that WAIT follows the write on its
-		// connection; the cluster client would send a command without a
-		// key to any node. A stale slot map (MOVED, a dead master) is an
-		// error for this write and a reload for the next ones.
+		// WAIT counts the writes of its own connection, so it must follow
+		// the write on the connection to the key's master. The cluster
+		// client would follow a MOVED redirect for the write alone and
+		// leave WAIT on the old node; the master's own client makes a
+		// stale slot map an error for this write (503) and a reload for
+		// the next ones.
 		var node *goredis.Client
 		if node, err = db.cluster.MasterForKey(ctx, key); err == nil {
 			_, err = node.Pipelined(ctx, fn)

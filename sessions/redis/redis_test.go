@@ -28,21 +28,11 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 var prefixes atomic.Int64
 
 // newDB connects to srv under a prefix of its own, so tests sharing a
-// server never see each other's keys.
-// Later options win over these defaults.
-func newDB(t testing.TB, srv *redisServer, opts ...Option) *Database {
+// server never see each other's keys. Later options win over these
+// defaults.
+func newDB(t testing.TB, srv *proc, opts ...Option) *Database {
 	t.Helper()
-	opts = append([]Option{
-		WithAddr(srv.addr()),
-		WithPrefix("test" + strconv.FormatInt(prefixes.Add(1), 10) + ":"),
-		WithTimeouts(300*time.Millisecond, 0, 0),
-	}, opts...)
-	db, err := New(opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return openDB(t, append([]Option{WithAddr(srv.addr())}, opts...)...)
 }
 
 func TestConformance(t *testing.T) {
@@ -74,7 +64,7 @@ type instance struct {
 	srv *httptest.Server
 }
 
-func newInstance(t *testing.T, redis *redisServer, prefix string) *instance {
+func newInstance(t *testing.T, redis *proc, prefix string) *instance {
 	t.Helper()
 	in := &instance{db: newDB(t, redis, WithPrefix(prefix), WithTimeouts(0, 300*time.Millisecond, 300*time.Millisecond))}
 	in.m = sessions.MustNew(sessions.WithDatabase(in.db), sessions.WithLogger(quiet))
@@ -211,7 +201,7 @@ func TestOutage(t *testing.T) {
 	if _, body, _ := br.get(in.srv.URL + "/me"); body != "ann" {
 		t.Fatalf("before the outage: %q", body)
 	}
-	redis.stop()
+	redis.kill()
 	code, body, h := br.get(in.srv.URL + "/me")
 	if code != http.StatusServiceUnavailable || strings.Contains(body, "ann") || strings.Contains(body, "anonymous") {
 		t.Fatalf("during the outage: %d %q, want 503", code, body)
@@ -235,7 +225,7 @@ func TestOutage(t *testing.T) {
 func TestLoginWithoutCookieDuringOutage(t *testing.T) {
 	redis := startRedis(t)
 	in := newInstance(t, redis, "login-outage:")
-	redis.stop()
+	redis.kill()
 	hc := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}
@@ -266,7 +256,7 @@ func TestLoginWithoutCookieDuringOutage(t *testing.T) {
 func TestDownAtStart(t *testing.T) {
 	redis := startRedis(t)
 	addr := redis.addr()
-	redis.stop()
+	redis.kill()
 	_, err := New(WithAddr(addr), WithTimeouts(200*time.Millisecond, 0, 0))
 	if err == nil || !strings.Contains(err.Error(), addr) {
 		t.Fatalf("New with Redis down: %v, want an error naming %s", err, addr)
