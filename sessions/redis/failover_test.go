@@ -133,6 +133,48 @@ func TestWaitWithoutReplica(t *testing.T) {
 	}
 }
 
+// TestClusterWaitWithoutReplica: on a cluster, the WAIT of a write runs
+// on the master of the written key: with that master's replica gone, Save
+// fails with ErrNotReplicated while keys of the other masters save; with
+// the replica back, the key saves again.
+func TestClusterWaitWithoutReplica(t *testing.T) {
+	c := startCluster(t)
+	db := openDB(t, WithAddrs(c.seeds()...), WithTimeouts(0, 2*time.Second, 2*time.Second), WithWaitReplicas(1, 500*time.Millisecond))
+	ctx := context.Background()
+	rec := sessions.NewRecord(sessions.Snapshot{Lifetime: time.Minute, ExpiresAt: time.Now().Add(time.Minute)})
+	id := newTestID(t)
+	master, replica := c.masterOf(db.Key(id)), c.replicaOf(db.Key(id))
+	if err := db.Save(ctx, id, rec); err != nil {
+		t.Fatalf("Save with every replica up: %v", err)
+	}
+	if !replicaHas(replica, db.Key(id)) {
+		t.Fatalf("an acknowledged Save is not on the replica %s", replica)
+	}
+	c.node(replica).kill()
+	if err := db.Save(ctx, id, rec); !errors.Is(err, ErrNotReplicated) {
+		t.Fatalf("Save on %s without its replica: %v, want ErrNotReplicated", master, err)
+	}
+	saved := 0
+	for range 20 { // keys of the two other masters still save
+		other := newTestID(t)
+		if c.masterOf(db.Key(other)) == master {
+			continue
+		}
+		if err := db.Save(ctx, other, rec); err != nil {
+			t.Fatalf("Save on another master: %v", err)
+		}
+		saved++
+	}
+	if saved == 0 {
+		t.Fatal("twenty IDs all on one master")
+	}
+	c.node(replica).start()
+	waitFor(t, 30*time.Second, "the replica to be back in sync", c.healthy)
+	if err := db.Save(ctx, id, rec); err != nil {
+		t.Fatalf("Save with the replica back: %v", err)
+	}
+}
+
 func newTestID(t *testing.T) string {
 	t.Helper()
 	id, err := sessions.NewID()

@@ -148,6 +148,22 @@ func redisCmd(addr string, args ...any) (any, error) {
 	return c.Do(ctx, args...).Result()
 }
 
+// replicaHas reports whether the cluster replica at addr holds key (a
+// replica answers reads after READONLY on the same connection).
+func replicaHas(addr, key string) bool {
+	c := goredis.NewClient(&goredis.Options{Addr: addr, DialTimeout: 300 * time.Millisecond, ReadTimeout: time.Second, MaxRetries: -1})
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	conn := c.Conn()
+	defer conn.Close()
+	if err := conn.ReadOnly(ctx).Err(); err != nil {
+		return false
+	}
+	n, err := conn.Exists(ctx, key).Result()
+	return err == nil && n == 1
+}
+
 func redisInfo(addr, section string) string {
 	v, err := redisCmd(addr, "INFO", section)
 	if err != nil {
@@ -282,9 +298,35 @@ func (c *cluster) masterOf(key string) string {
 	return ""
 }
 
+// replicaOf returns the address of the online replica of key's master.
+func (c *cluster) replicaOf(key string) string {
+	for _, n := range c.nodes {
+		if n.cmd == nil {
+			continue
+		}
+		slot, err := redisCmd(n.addr(), "CLUSTER", "KEYSLOT", key)
+		if err != nil {
+			continue
+		}
+		v, err := redisCmd(n.addr(), "CLUSTER", "SHARDS")
+		if err != nil {
+			continue
+		}
+		if addr := shardNode(v, slot.(int64), "replica"); addr != "" {
+			return addr
+		}
+	}
+	return ""
+}
+
 // shardMaster finds, in a CLUSTER SHARDS reply, the master node serving
 // slot whose health is online.
-func shardMaster(reply any, slot int64) string {
+func shardMaster(reply any, slot int64) string { return shardNode(reply, slot, "master") }
+
+// shardNode finds, in a CLUSTER SHARDS reply, the node of role serving
+// slot that is up: "online" for a master; for a replica anything but
+// "failed" (Redis 7.0 says "loading" while its replication offset is 0).
+func shardNode(reply any, slot int64, role string) string {
 	shards, _ := reply.([]any)
 	for _, s := range shards {
 		m := kv(s)
@@ -301,7 +343,7 @@ func shardMaster(reply any, slot int64) string {
 		nodes, _ := m["nodes"].([]any)
 		for _, n := range nodes {
 			nm := kv(n)
-			if nm["role"] == "master" && nm["health"] == "online" {
+			if nm["role"] == role && (nm["health"] == "online" || role == "replica" && nm["health"] != "failed") {
 				return fmt.Sprintf("%v:%v", nm["ip"], nm["port"])
 			}
 		}
