@@ -28,33 +28,50 @@ import (
 
 // server is a redis-server child process on a free loopback port.
 type server struct {
-	t    testing.TB
-	bin  string
-	port int
-	dir  string
-	cmd  *exec.Cmd
+	t     testing.TB
+	bin   string
+	port  int
+	dir   string
+	extra []string // arguments after the common ones
+	cmd   *exec.Cmd
 }
 
 func (s *server) addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
 
-func startServer(t testing.TB) *server {
+func startServer(t testing.TB, extra ...string) *server {
 	t.Helper()
 	bin := testtool.Require(t, "redis-server", "redis-server")
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &server{t: t, bin: bin, port: l.Addr().(*net.TCPAddr).Port, dir: t.TempDir()}
-	l.Close()
+	s := &server{t: t, bin: bin, port: freePort(t), dir: t.TempDir(), extra: extra}
 	s.start()
 	t.Cleanup(s.stop)
 	return s
 }
 
+// freePort returns a loopback port that was free a moment ago, and whose
+// cluster bus port (port+10000) was free too.
+func freePort(t testing.TB) int {
+	t.Helper()
+	for range 100 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		bus, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port+10000))
+		l.Close()
+		if err == nil {
+			bus.Close()
+			return port
+		}
+	}
+	t.Fatal("no free port")
+	return 0
+}
+
 func (s *server) start() {
 	s.t.Helper()
-	s.cmd = exec.Command(s.bin, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--dir", s.dir,
-		"--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning")
+	s.cmd = exec.Command(s.bin, append([]string{"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--dir", s.dir,
+		"--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning"}, s.extra...)...)
 	if err := s.cmd.Start(); err != nil {
 		s.t.Fatal(err)
 	}
@@ -233,6 +250,90 @@ func TestSharedAcrossInstances(t *testing.T) {
 	t.Logf("memory stores, 3 instances: sent %d, admitted %d in %v, configured %.0f: %.2fx", sent, admitted, elapsed.Round(time.Millisecond), want, float64(admitted)/want)
 	if float64(admitted) < 2*want {
 		t.Errorf("three memory stores admitted %d, want about 3x %.0f: the load does not tell shared from local limits", admitted, want)
+	}
+}
+
+// TestSharedOnCluster: the same on a Redis Cluster of three masters, with
+// three clients whose keys live in different slots: each client gets its
+// own rate, within 5%, whichever of the three instances serves it.
+func TestSharedOnCluster(t *testing.T) {
+	cli := testtool.Require(t, "redis-cli", "redis-tools")
+	var seeds []string
+	for range 3 {
+		seeds = append(seeds, startServer(t, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf").addr())
+	}
+	if out, err := exec.Command(cli, append(append([]string{"--cluster", "create"}, seeds...), "--cluster-yes")...).CombinedOutput(); err != nil {
+		t.Fatalf("redis-cli --cluster create: %v: %s", err, out)
+	}
+	const perSecond, burst = 50.0, 10
+	var stores []*Store
+	deadline := time.Now().Add(20 * time.Second)
+	for len(stores) < 3 {
+		s, err := New(perSecond, burst, WithAddrs(seeds...), WithPrefix("cluster:"))
+		if err == nil {
+			_, err = s.Take("probe", time.Time{}) // every slot served
+		}
+		if err == nil {
+			t.Cleanup(func() { s.Close() })
+			stores = append(stores, s)
+			continue
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the cluster did not come up: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// One client on each master: redis-cli gives them slots 0-5460,
+	// 5461-10922 and 10923-16383.
+	var clients []string
+	masters := map[int]bool{}
+	for n := 1; len(clients) < 3 && n < 255; n++ {
+		c := "192.0.2." + strconv.Itoa(n)
+		slot, err := stores[0].Client().ClusterKeySlot(context.Background(), stores[0].Key(c)).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := 0
+		if slot > 10922 {
+			m = 2
+		} else if slot > 5460 {
+			m = 1
+		}
+		if !masters[m] {
+			masters[m] = true
+			clients = append(clients, c)
+		}
+	}
+	admitted := make([]atomic.Int64, len(clients))
+	var wg sync.WaitGroup
+	start := time.Now()
+	end := start.Add(2 * time.Second)
+	for i := range 3 * len(clients) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, s := i%len(clients), stores[i/len(clients)]
+			for time.Now().Before(end) {
+				res, err := s.Take(clients[c], time.Time{})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if res.Allowed {
+					admitted[c].Add(1)
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+		}()
+	}
+	wg.Wait()
+	want := float64(burst) + perSecond*time.Since(start).Seconds()
+	for c := range clients {
+		got := admitted[c].Load()
+		t.Logf("client %s (a master of its own) over 3 stores: admitted %d, configured %.0f: %+.2f%%", clients[c], got, want, 100*(float64(got)/want-1))
+		if over := float64(got)/want - 1; over > 0.05 || over < -0.05 {
+			t.Errorf("client %s: admitted %d, want %.0f within 5%%", clients[c], got, want)
+		}
 	}
 }
 
