@@ -2,7 +2,8 @@
 // missing): the headers match the in-memory store's, three instances
 // sharing one Redis admit the configured rate in total within 5%, the
 // bucket's key expires when it is full again, Redis down fails closed or
-// open as configured, and bad arguments are errors of New.
+// open as configured, and bad arguments are errors of New; the sharing
+// holds on a three-master Redis Cluster too.
 
 package redis
 
