@@ -27,7 +27,7 @@
 //
 // Redis replicates asynchronously: a master that dies before its replica
 // received a write loses the write in the failover. WithWaitReplicas makes
-// every write (Save, Touch, Delete, Rename) send WAIT after its commands, on
+// every write (Save, Delete, Rename) send WAIT after its commands, on
 // the same connection to the key's master, and succeed only when that many
 // replicas acknowledged it within the timeout; otherwise it returns an
 // error, which the Manager turns into 503 Service Unavailable. A write that
@@ -35,14 +35,18 @@
 // Cluster promotes has it (with one replica, the one promoted is the one
 // that acknowledged; with more, the promoted one is the most up to date).
 // A logout (Delete) is covered too, so a failover never brings back a
-// session its user ended.
+// session its user ended. Touch, which only moves an expiry forward, does
+// not wait: a touch lost in a failover leaves the session the expiry its
+// last save or touch gave it (15/16 of a lifetime or more, see package
+// sessions) and the next request moves it again.
 //
 // The default is one replica within DefaultWaitTimeout on a Cluster and
 // under Sentinel, where replicas are the point, and none for a single
 // server or a client given with WithClient that is not a *ClusterClient.
 // The price: while a master has no replica that answers - after a failover
 // that left the new master without one, until the failed node is back as
-// its replica - writes to its keys answer 503, while reads keep working.
+// its replica - requests that change a session of its keys answer 503,
+// while requests that only read (and touch) sessions keep working.
 // Run two replicas per master to keep writing through one failure, or
 // choose availability with WithWaitReplicas(0, 0), accepting that a
 // failover may lose the writes of its last moments.
@@ -366,29 +370,30 @@ func (db *Database) Save(ctx context.Context, id string, rec *sessions.Record) e
 	key := db.Key(id)
 	ttl, ok := db.ttl(snap.ExpiresAt)
 	if !ok {
-		return db.write(ctx, key, func(p goredis.Pipeliner) { p.Del(ctx, key) })
+		return db.write(ctx, key, db.wait, func(p goredis.Pipeliner) { p.Del(ctx, key) })
 	}
 	data, err := db.codec.Marshal(snap)
 	if err != nil {
 		return err
 	}
-	return db.write(ctx, key, func(p goredis.Pipeliner) { p.Set(ctx, key, data, ttl) })
+	return db.write(ctx, key, db.wait, func(p goredis.Pipeliner) { p.Set(ctx, key, data, ttl) })
 }
 
-// Touch moves the session's expiry by resetting its TTL.
+// Touch moves the session's expiry by resetting its TTL, without waiting
+// for replicas (see the package comment).
 func (db *Database) Touch(ctx context.Context, id string, expiresAt time.Time) error {
 	key := db.Key(id)
 	ttl, ok := db.ttl(expiresAt)
 	if !ok {
-		return db.write(ctx, key, func(p goredis.Pipeliner) { p.Del(ctx, key) })
+		return db.write(ctx, key, db.wait, func(p goredis.Pipeliner) { p.Del(ctx, key) })
 	}
-	return db.write(ctx, key, func(p goredis.Pipeliner) { p.PExpire(ctx, key, ttl) })
+	return db.write(ctx, key, 0, func(p goredis.Pipeliner) { p.PExpire(ctx, key, ttl) })
 }
 
 // Delete removes the session.
 func (db *Database) Delete(ctx context.Context, id string) error {
 	key := db.Key(id)
-	return db.write(ctx, key, func(p goredis.Pipeliner) { p.Del(ctx, key) })
+	return db.write(ctx, key, db.wait, func(p goredis.Pipeliner) { p.Del(ctx, key) })
 }
 
 // renameScript sets KEYS[1] to ARGV[1] with a TTL of ARGV[2] milliseconds
@@ -403,39 +408,39 @@ func (db *Database) Rename(ctx context.Context, oldID, newID string, rec *sessio
 	oldKey, newKey := db.Key(oldID), db.Key(newID)
 	ttl, ok := db.ttl(snap.ExpiresAt)
 	if !ok {
-		return db.write(ctx, oldKey, func(p goredis.Pipeliner) { p.Del(ctx, oldKey) })
+		return db.write(ctx, oldKey, db.wait, func(p goredis.Pipeliner) { p.Del(ctx, oldKey) })
 	}
 	data, err := db.codec.Marshal(snap)
 	if err != nil {
 		return err
 	}
 	if db.cluster != nil {
-		if err := db.write(ctx, newKey, func(p goredis.Pipeliner) { p.Set(ctx, newKey, data, ttl) }); err != nil {
+		if err := db.write(ctx, newKey, db.wait, func(p goredis.Pipeliner) { p.Set(ctx, newKey, data, ttl) }); err != nil {
 			return err
 		}
-		return db.write(ctx, oldKey, func(p goredis.Pipeliner) { p.Del(ctx, oldKey) })
+		return db.write(ctx, oldKey, db.wait, func(p goredis.Pipeliner) { p.Del(ctx, oldKey) })
 	}
-	return db.write(ctx, newKey, func(p goredis.Pipeliner) {
+	return db.write(ctx, newKey, db.wait, func(p goredis.Pipeliner) {
 		p.Eval(ctx, renameScript, []string{newKey, oldKey}, data, ttl.Milliseconds())
 	})
 }
 
 // write sends the commands queue adds, all about key, to key's master in
-// one pipeline, followed by WAIT on the same connection when replicas must
-// acknowledge (WithWaitReplicas). It fails when a command fails or fewer
-// replicas acknowledged than asked.
-func (db *Database) write(ctx context.Context, key string, queue func(goredis.Pipeliner)) error {
+// one pipeline, followed, when acks > 0, by WAIT for that many replicas on
+// the same connection. It fails when a command fails or fewer replicas
+// acknowledged than asked.
+func (db *Database) write(ctx context.Context, key string, acks int, queue func(goredis.Pipeliner)) error {
 	var wait *goredis.Cmd
 	fn := func(p goredis.Pipeliner) error {
 		queue(p)
-		if db.wait > 0 {
-			wait = p.Do(ctx, "WAIT", db.wait, db.waitTimeout.Milliseconds())
+		if acks > 0 {
+			wait = p.Do(ctx, "WAIT", acks, db.waitTimeout.Milliseconds())
 		}
 		return nil
 	}
 	var err error
 	switch {
-	case db.wait > 0 && db.cluster != nil:
+	case acks > 0 && db.cluster != nil:
 		// WAIT counts the writes of its own connection, so it must follow
 		// the write on the connection to the key's master. The cluster
 		// client would follow a MOVED redirect for the write alone and
@@ -456,8 +461,8 @@ func (db *Database) write(ctx context.Context, key string, queue func(goredis.Pi
 		return err
 	}
 	if wait != nil {
-		if n, _ := wait.Int64(); n < int64(db.wait) {
-			return fmt.Errorf("%w: %s reached %d of %d replicas within %v", ErrNotReplicated, key, n, db.wait, db.waitTimeout)
+		if n, _ := wait.Int64(); n < int64(acks) {
+			return fmt.Errorf("%w: %s reached %d of %d replicas within %v", ErrNotReplicated, key, n, acks, db.waitTimeout)
 		}
 	}
 	return nil
