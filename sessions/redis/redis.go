@@ -37,8 +37,8 @@
 // A logout (Delete) is covered too, so a failover never brings back a
 // session its user ended. Touch, which only moves an expiry forward, does
 // not wait: a touch lost in a failover leaves the session the expiry its
-// last save or touch gave it (15/16 of a lifetime or more, see package
-// sessions) and the next request moves it again.
+// last save or touch gave it, earlier by what the touch would have added,
+// and the next request moves it again.
 //
 // The default is one replica within DefaultWaitTimeout on a Cluster and
 // under Sentinel, where replicas are the point, and none for a single
