@@ -23,6 +23,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/internal/redistest"
 	"github.com/vireo-go/vireo/sessions"
 	"github.com/vireo-go/vireo/sessions/sessiontest"
 )
@@ -51,10 +52,10 @@ func openDB(t testing.TB, opts ...Option) *Database {
 }
 
 func TestClusterConformance(t *testing.T) {
-	c := startCluster(t)
+	c := redistest.StartCluster(t)
 	sessiontest.RunDatabaseTests(t, sessiontest.Harness{
 		New: func(t *testing.T) sessions.Database {
-			db := openDB(t, WithAddrs(c.seeds()...))
+			db := openDB(t, WithAddrs(c.Seeds()...))
 			if db.wait != 1 {
 				t.Fatalf("cluster default wait %d, want 1 replica", db.wait)
 			}
@@ -65,10 +66,10 @@ func TestClusterConformance(t *testing.T) {
 }
 
 func TestSentinelConformance(t *testing.T) {
-	s := startSentinel(t)
+	s := redistest.StartSentinel(t)
 	sessiontest.RunDatabaseTests(t, sessiontest.Harness{
 		New: func(t *testing.T) sessions.Database {
-			db := openDB(t, WithAddrs(s.addrs()...), WithMasterName(s.name))
+			db := openDB(t, WithAddrs(s.Addrs()...), WithMasterName(s.Name))
 			if db.wait != 1 {
 				t.Fatalf("Sentinel default wait %d, want 1 replica", db.wait)
 			}
@@ -83,16 +84,16 @@ func TestSentinelConformance(t *testing.T) {
 // turns into 503, except a Touch, which does not wait; with the replica
 // back, writes succeed again.
 func TestWaitWithoutReplica(t *testing.T) {
-	master := newServerProc(t, "master", false)
-	master.start()
-	replica := newServerProc(t, "replica", false, "--replicaof", "127.0.0.1", strconv.Itoa(master.port))
-	replica.start()
+	master := redistest.NewServer(t, "master", false)
+	master.Start()
+	replica := redistest.NewServer(t, "replica", false, "--replicaof", "127.0.0.1", strconv.Itoa(master.Port))
+	replica.Start()
 	inSync := func() bool {
-		return infoField(redisInfo(replica.addr(), "replication"), "master_link_status") == "up" &&
-			strings.Contains(infoField(redisInfo(master.addr(), "replication"), "slave0"), "state=online")
+		return redistest.Field(redistest.Info(replica.Addr(), "replication"), "master_link_status") == "up" &&
+			strings.Contains(redistest.Field(redistest.Info(master.Addr(), "replication"), "slave0"), "state=online")
 	}
-	waitFor(t, 10*time.Second, "the replica to sync", inSync)
-	db := openDB(t, WithAddr(master.addr()), WithTimeouts(0, 2*time.Second, 2*time.Second), WithWaitReplicas(1, time.Second))
+	redistest.WaitFor(t, 10*time.Second, "the replica to sync", inSync)
+	db := openDB(t, WithAddr(master.Addr()), WithTimeouts(0, 2*time.Second, 2*time.Second), WithWaitReplicas(1, time.Second))
 	ctx := context.Background()
 	rec := func() *sessions.Record {
 		return sessions.NewRecord(sessions.Snapshot{
@@ -105,10 +106,10 @@ func TestWaitWithoutReplica(t *testing.T) {
 	if err := db.Save(ctx, id, rec()); err != nil {
 		t.Fatalf("Save with the replica up: %v", err)
 	}
-	if v, _ := redisCmd(replica.addr(), "EXISTS", db.Key(id)); v != int64(1) {
+	if v, _ := redistest.Do(replica.Addr(), "EXISTS", db.Key(id)); v != int64(1) {
 		t.Fatalf("an acknowledged Save is not on the replica (EXISTS = %v)", v)
 	}
-	replica.kill()
+	replica.Kill()
 	if err := db.Touch(ctx, id, time.Now().Add(time.Hour)); err != nil {
 		t.Errorf("Touch without a replica: %v, want nil (a touch does not wait)", err)
 	}
@@ -126,8 +127,8 @@ func TestWaitWithoutReplica(t *testing.T) {
 	if code, _ := u.post("/login"); code != http.StatusServiceUnavailable {
 		t.Fatalf("login without a replica: %d, want 503", code)
 	}
-	replica.start()
-	waitFor(t, 10*time.Second, "the replica to sync again", inSync)
+	replica.Start()
+	redistest.WaitFor(t, 10*time.Second, "the replica to sync again", inSync)
 	if code, body := u.post("/login"); code != http.StatusOK {
 		t.Fatalf("login with the replica back: %d %q", code, body)
 	}
@@ -141,26 +142,26 @@ func TestWaitWithoutReplica(t *testing.T) {
 // fails with ErrNotReplicated while keys of the other masters save; with
 // the replica back, the key saves again.
 func TestClusterWaitWithoutReplica(t *testing.T) {
-	c := startCluster(t)
-	db := openDB(t, WithAddrs(c.seeds()...), WithTimeouts(0, 2*time.Second, 2*time.Second), WithWaitReplicas(1, 500*time.Millisecond))
+	c := redistest.StartCluster(t)
+	db := openDB(t, WithAddrs(c.Seeds()...), WithTimeouts(0, 2*time.Second, 2*time.Second), WithWaitReplicas(1, 500*time.Millisecond))
 	ctx := context.Background()
 	rec := sessions.NewRecord(sessions.Snapshot{Lifetime: time.Minute, ExpiresAt: time.Now().Add(time.Minute)})
 	id := newTestID(t)
-	master, replica := c.masterOf(db.Key(id)), c.replicaOf(db.Key(id))
+	master, replica := c.MasterOf(db.Key(id)), c.ReplicaOf(db.Key(id))
 	if err := db.Save(ctx, id, rec); err != nil {
 		t.Fatalf("Save with every replica up: %v", err)
 	}
-	if !replicaHas(replica, db.Key(id)) {
+	if !redistest.ReplicaHas(replica, db.Key(id)) {
 		t.Fatalf("an acknowledged Save is not on the replica %s", replica)
 	}
-	c.node(replica).kill()
+	c.Node(replica).Kill()
 	if err := db.Save(ctx, id, rec); !errors.Is(err, ErrNotReplicated) {
 		t.Fatalf("Save on %s without its replica: %v, want ErrNotReplicated", master, err)
 	}
 	saved := 0
 	for range 20 { // keys of the two other masters still save
 		other := newTestID(t)
-		if c.masterOf(db.Key(other)) == master {
+		if c.MasterOf(db.Key(other)) == master {
 			continue
 		}
 		if err := db.Save(ctx, other, rec); err != nil {
@@ -171,8 +172,8 @@ func TestClusterWaitWithoutReplica(t *testing.T) {
 	if saved == 0 {
 		t.Fatal("twenty IDs all on one master")
 	}
-	c.node(replica).start()
-	waitFor(t, 30*time.Second, "the replica to be back in sync", c.healthy)
+	c.Node(replica).Start()
+	redistest.WaitFor(t, 30*time.Second, "the replica to be back in sync", c.Healthy)
 	if err := db.Save(ctx, id, rec); err != nil {
 		t.Fatalf("Save with the replica back: %v", err)
 	}
@@ -337,7 +338,7 @@ func runFailover(t *testing.T, run failoverRun) {
 		go func() {
 			defer wg.Done()
 			for i := 0; !stop.Load(); i++ {
-				read := i%2 == 1
+				read := i%4 >= 2 // writes and reads, each on both instances
 				var code int
 				var body string
 				if read {
@@ -392,16 +393,16 @@ func runFailover(t *testing.T, run failoverRun) {
 	t0 := time.Now()
 	killedAt.Store(&t0)
 	killed := run.kill(us[0].key)
-	waitFor(t, 30*time.Second, "a replica to be promoted", func() bool { return run.promoted(us[0].key, killed) })
+	redistest.WaitFor(t, 30*time.Second, "a replica to be promoted", func() bool { return run.promoted(us[0].key, killed) })
 	promotedIn := time.Since(t0)
 	run.rejoin(killed)
-	waitFor(t, 30*time.Second, "the killed node to be back as a replica", run.healthy)
+	redistest.WaitFor(t, 30*time.Second, "the killed node to be back as a replica", run.healthy)
 	rejoinedIn := time.Since(t0)
-	waitFor(t, 20*time.Second, "every user to write again", func() bool {
+	redistest.WaitFor(t, 20*time.Second, "every user to read and write again on both instances", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, u := range us {
-			if !u.firstDown.IsZero() && u.writeBack.IsZero() {
+			if !u.firstDown.IsZero() && (u.writeBack.IsZero() || u.readBack.IsZero()) {
 				return false
 			}
 		}
@@ -441,59 +442,59 @@ func runFailover(t *testing.T, run failoverRun) {
 // TestClusterFailover kills the master holding a session's slot on a
 // three-master cluster under load.
 func TestClusterFailover(t *testing.T) {
-	c := startCluster(t)
+	c := redistest.StartCluster(t)
 	var run failoverRun
 	for range 2 {
-		db := openDB(t, WithPrefix("failover:"), WithAddrs(c.seeds()...), WithTimeouts(0, 300*time.Millisecond, 300*time.Millisecond))
+		db := openDB(t, WithPrefix("failover:"), WithAddrs(c.Seeds()...), WithTimeouts(0, time.Second, time.Second))
 		run.dbs = append(run.dbs, db)
 		run.instances = append(run.instances, newFailoverInstance(t, db))
 	}
 	run.kill = func(key string) string {
-		addr := c.masterOf(key)
-		c.node(addr).kill()
+		addr := c.MasterOf(key)
+		c.Node(addr).Kill()
 		return addr
 	}
 	run.promoted = func(key, killed string) bool {
-		m := c.masterOf(key)
+		m := c.MasterOf(key)
 		return m != "" && m != killed
 	}
-	run.rejoin = func(killed string) { c.node(killed).start() }
-	run.healthy = c.healthy
+	run.rejoin = func(killed string) { c.Node(killed).Start() }
+	run.healthy = c.Healthy
 	runFailover(t, run)
 }
 
 // TestSentinelFailover kills the master of a Sentinel-managed pair under
 // load.
 func TestSentinelFailover(t *testing.T) {
-	s := startSentinel(t)
+	s := redistest.StartSentinel(t)
 	var run failoverRun
 	for range 2 {
-		db := openDB(t, WithPrefix("failover:"), WithAddrs(s.addrs()...), WithMasterName(s.name), WithTimeouts(0, 300*time.Millisecond, 300*time.Millisecond))
+		db := openDB(t, WithPrefix("failover:"), WithAddrs(s.Addrs()...), WithMasterName(s.Name), WithTimeouts(0, time.Second, time.Second))
 		run.dbs = append(run.dbs, db)
 		run.instances = append(run.instances, newFailoverInstance(t, db))
 	}
-	var old *proc
+	var old *redistest.Server
 	run.kill = func(string) string {
-		old = s.master
-		old.kill()
-		return old.addr()
+		old = s.Master
+		old.Kill()
+		return old.Addr()
 	}
 	run.promoted = func(_, killed string) bool {
-		m := s.masterAddr()
+		m := s.MasterAddr()
 		return m != "" && m != killed
 	}
 	run.rejoin = func(string) {
 		// Sentinel would turn the old master into a replica by itself some
 		// seconds after it is back; starting it as one is what an operator
 		// does, and never lets an empty master answer in between.
-		host, port, _ := strings.Cut(s.masterAddr(), ":")
-		old.args = append(old.args, "--replicaof", host, port)
-		old.start()
-		s.master, s.replica = s.replica, old
+		host, port, _ := strings.Cut(s.MasterAddr(), ":")
+		old.Args = append(old.Args, "--replicaof", host, port)
+		old.Start()
+		s.Master, s.Replica = s.Replica, old
 	}
 	run.healthy = func() bool {
-		return infoField(redisInfo(s.replica.addr(), "replication"), "master_link_status") == "up" &&
-			infoField(redisInfo(s.master.addr(), "replication"), "role") == "master"
+		return redistest.Field(redistest.Info(s.Replica.Addr(), "replication"), "master_link_status") == "up" &&
+			redistest.Field(redistest.Info(s.Master.Addr(), "replication"), "role") == "master"
 	}
 	runFailover(t, run)
 }

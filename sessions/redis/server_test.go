@@ -1,21 +1,22 @@
-// A single redis-server for the tests, a proc (see topology_test.go) with
+// A single redis-server for the tests (internal/redistest), with
 // append-only persistence fsynced on every write, so that a killed and
 // restarted server still has its data; benchmarks run without it.
 
 package redis
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/vireo-go/vireo/internal/redistest"
+)
 
 // startRedis starts a persistent server on a free port.
-func startRedis(t testing.TB) *proc { return startRedisWith(t, true) }
+func startRedis(t testing.TB) *redistest.Server { return startRedisWith(t, true) }
 
-func startRedisWith(t testing.TB, persist bool) *proc {
+func startRedisWith(t testing.TB, persist bool) *redistest.Server {
 	t.Helper()
-	var args []string
-	if persist { // later arguments win over newServerProc's defaults
-		args = []string{"--appendonly", "yes", "--appendfsync", "always"}
+	if persist { // later arguments win over redistest's defaults
+		return redistest.StartServer(t, "--appendonly", "yes", "--appendfsync", "always")
 	}
-	p := newServerProc(t, "redis-server", false, args...)
-	p.start()
-	return p
+	return redistest.StartServer(t)
 }
