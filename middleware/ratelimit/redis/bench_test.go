@@ -4,12 +4,14 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/vireo-go/vireo/internal/redistest"
 )
 
 // BenchmarkTake is one round trip to a local redis-server running the
 // GCRA script, over a bucket per client that is never exhausted.
 func BenchmarkTake(b *testing.B) {
-	srv := startServer(b)
+	srv := redistest.StartServer(b)
 	s := newStore(b, srv, 1e6, 1<<30)
 	keys := make([]string, 64)
 	for i := range keys {
