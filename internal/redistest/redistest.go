@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +30,7 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/internal/testtool"
+	"golang.org/x/time/rate"
 )
 
 // Server is one redis-server or redis-sentinel child process.
@@ -506,4 +508,22 @@ func (s *Sentinel) MasterAddr() string {
 		}
 	}
 	return ""
+}
+
+// Admitted replays request times through an exact in-process token bucket
+// (golang.org/x/time/rate) of rate perSecond and burst, and returns how
+// many it admits: what a perfect shared rate limiter lets through for
+// these arrivals, however unevenly a loaded machine sent them - the
+// yardstick of the tests of a limiter kept in Redis.
+func Admitted(times []time.Time, perSecond float64, burst int) int {
+	times = slices.Clone(times)
+	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
+	lim := rate.NewLimiter(rate.Limit(perSecond), burst)
+	n := 0
+	for _, t := range times {
+		if lim.AllowN(t, 1) {
+			n++
+		}
+	}
+	return n
 }

@@ -7,7 +7,6 @@ replace github.com/vireo-go/vireo => ../../../
 require (
 	github.com/redis/go-redis/v9 v9.17.3
 	github.com/vireo-go/vireo v0.0.0
-	golang.org/x/time v0.12.0
 )
 
 require (
@@ -16,4 +15,5 @@ require (
 	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
 	github.com/klauspost/compress v1.17.9 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
+	golang.org/x/time v0.12.0 // indirect
 )

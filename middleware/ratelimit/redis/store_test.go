@@ -24,7 +24,6 @@ import (
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/internal/redistest"
 	"github.com/vireo-go/vireo/middleware"
-	"golang.org/x/time/rate"
 )
 
 var prefixes atomic.Int64
@@ -101,23 +100,6 @@ func TestHeadersMatchMemoryStore(t *testing.T) {
 	}
 }
 
-// ideal replays request times through an exact in-process token bucket
-// (golang.org/x/time/rate) of the same rate and burst, and returns how
-// many it admits: what a perfect shared limiter lets through for these
-// arrivals, however unevenly a loaded machine sent them.
-func ideal(times []time.Time, perSecond float64, burst int) int {
-	times = slices.Clone(times)
-	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
-	lim := rate.NewLimiter(rate.Limit(perSecond), burst)
-	n := 0
-	for _, t := range times {
-		if lim.AllowN(t, 1) {
-			n++
-		}
-	}
-	return n
-}
-
 // TestSharedAcrossInstances: three instances, each with its own client,
 // share one bucket in Redis; driven above the limit for three seconds,
 // together they admit what an exact token bucket admits for the same
@@ -182,7 +164,7 @@ func TestSharedAcrossInstances(t *testing.T) {
 	admitted, times := run(shared, 3*time.Second)
 	configured := float64(burst) + perSecond*time.Since(start).Seconds()
 	all := slices.Concat(times...)
-	want := ideal(all, perSecond, burst)
+	want := redistest.Admitted(all, perSecond, burst)
 	over := float64(admitted)/float64(want) - 1
 	t.Logf("Redis store, 3 instances: sent %d, admitted %d, an exact bucket admits %d of these (burst + rate*elapsed = %.0f): overshoot %+.2f%%",
 		len(all), admitted, want, configured, 100*over)
@@ -201,9 +183,9 @@ func TestSharedAcrossInstances(t *testing.T) {
 	admitted, times = run(local, time.Second)
 	perInstance := 0
 	for _, ts := range times {
-		perInstance += ideal(ts, perSecond, burst)
+		perInstance += redistest.Admitted(ts, perSecond, burst)
 	}
-	sharedWant := ideal(slices.Concat(times...), perSecond, burst)
+	sharedWant := redistest.Admitted(slices.Concat(times...), perSecond, burst)
 	t.Logf("memory stores, 3 instances: admitted %d, a shared bucket would admit %d: %.2fx", admitted, sharedWant, float64(admitted)/float64(sharedWant))
 	if float64(perInstance) < 1.5*float64(sharedWant) {
 		t.Logf("the load (%d requests) was too low to show per-instance buckets admitting more", len(slices.Concat(times...)))
@@ -287,7 +269,7 @@ func TestSharedOnCluster(t *testing.T) {
 	}
 	wg.Wait()
 	for c := range clients {
-		got, want := admitted[c].Load(), ideal(times[c], perSecond, burst)
+		got, want := admitted[c].Load(), redistest.Admitted(times[c], perSecond, burst)
 		over := float64(got)/float64(want) - 1
 		t.Logf("client %s (a master of its own) over 3 stores: sent %d, admitted %d, an exact bucket admits %d: %+.2f%%", clients[c], len(times[c]), got, want, 100*over)
 		if over > 0.05 || over < -0.05 {
