@@ -80,7 +80,7 @@ type AppResult struct {
 	// Status is "" when measured, else "skipped: ..." or "failed: ...".
 	Status string `json:"status,omitempty"`
 	// Verify lists the verifier's findings (warnings when measured).
-	Verify []string                  `json:"verify,omitempty"`
+	Verify []string                 `json:"verify,omitempty"`
 	Tests  map[tfb.Type]*TypeResult `json:"tests,omitempty"`
 }
 
