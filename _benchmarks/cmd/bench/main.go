@@ -5,7 +5,7 @@
 // comparison.
 //
 //	cd _benchmarks
-//	go run ./cmd/bench [flags] [simple] [mvc] [templates] [sessions] [sessions-redis]
+//	go run ./cmd/bench [flags] [simple] [mvc] [templates] [sessions] [sessions-redis] [middleware] [h2]
 //	go run ./cmd/bench verify [flags] [comparisons...]
 //	go run ./cmd/bench instructions [flags] [comparisons...]
 //	go run ./cmd/bench footprint [flags] [comparisons...]
@@ -37,8 +37,11 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/_benchmarks/internal/footprint"
+	"github.com/vireo-go/vireo/_benchmarks/internal/instructions"
 	"github.com/vireo-go/vireo/_benchmarks/internal/report"
 	"github.com/vireo-go/vireo/_benchmarks/internal/runner"
+	"github.com/vireo-go/vireo/_benchmarks/internal/throughput"
 )
 
 func main() {
@@ -85,7 +88,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&apps, "apps", "", "comma-separated apps to run (default: all of the comparisons)")
 	fs.StringVar(&baselines, "baseline", "", "comma-separated baseline apps; a comparison containing one uses it (default: its vireo app)")
 	fs.IntVar(&cfg.BasePort, "port", 5000, "port of a comparison's first app, the others follow; 0 picks free ports")
-	var fopt runner.FootprintOptions
+	var fopt footprint.Options
 	fs.IntVar(&fopt.Starts, "starts", 0, "footprint: timed fresh starts per app (default 10, quick 3)")
 	fs.DurationVar(&fopt.PollInterval, "poll", 0, "footprint: pause between two attempts of the request while an app starts (default 1ms)")
 	fs.IntVar(&fopt.FixedRate, "rate", 0, "footprint: requests per second of the fixed-rate runs (default: half the slowest app's warm-up rate)")
@@ -138,13 +141,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		out = filepath.Join(root, out)
 	}
 	cfg.OutDir = out
-	measure := runner.Run
+	measure := throughput.Run
 	if sub == "instructions" {
-		measure = runner.Instructions
+		measure = instructions.Run
 	}
 	if sub == "footprint" {
 		measure = func(ctx context.Context, cfg runner.Config) (*report.Results, report.Files, error) {
-			return runner.Footprint(ctx, cfg, fopt)
+			return footprint.Run(ctx, cfg, fopt)
 		}
 	}
 	_, files, err := measure(ctx, cfg)
