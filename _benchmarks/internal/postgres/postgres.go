@@ -3,8 +3,8 @@
 // what the verifier needs: the World table and the statement counts of
 // pg_stat_statements.
 //
-// The server is Debian's (package postgresql, installed through
-// internal/testtool when missing). Start runs initdb into a fresh temporary
+// The server is Debian's (package postgresql; the tests install it
+// through internal/testtool, the runner reports it missing). Start runs initdb into a fresh temporary
 // directory, then postgres on 127.0.0.1:port with its Unix socket in the
 // same directory, TechEmpower's settings that do not depend on their
 // hardware (synchronous_commit off, wal_level minimal, pg_stat_statements
@@ -89,15 +89,15 @@ type Server struct {
 	p       *benchtest.Process
 }
 
-// ErrNoPostgres means the PostgreSQL server programs are not installed and
-// could not be installed.
-var ErrNoPostgres = errors.New("postgres not found")
+// Missing is the reason given where PostgreSQL is not installed.
+const Missing = "postgres not found (Debian: apt-get install -y postgresql)"
 
-// Programs returns the paths of initdb and postgres, installing Debian's
-// postgresql package when they are missing and the process may.
+// Programs returns the paths of initdb and postgres (in PATH or Debian's
+// /usr/lib/postgresql/<version>/bin). It installs nothing: the runner
+// reports a missing server, the tests install it (Must).
 func Programs() (initdb, server string, err error) {
-	if server, err = testtool.Install("postgres", "postgresql"); err != nil {
-		return "", "", fmt.Errorf("%w: %v", ErrNoPostgres, err)
+	if server = testtool.Look("postgres"); server == "" {
+		return "", "", errors.New(Missing)
 	}
 	// initdb sits beside postgres in Debian's versioned directory.
 	initdb = filepath.Join(filepath.Dir(server), "initdb")
@@ -105,7 +105,7 @@ func Programs() (initdb, server string, err error) {
 		initdb = filepath.Join(filepath.Dir(real), "initdb")
 	}
 	if _, err := os.Stat(initdb); err != nil {
-		return "", "", fmt.Errorf("%w: no initdb beside %s", ErrNoPostgres, server)
+		return "", "", fmt.Errorf("no initdb beside %s (Debian: apt-get install -y postgresql)", server)
 	}
 	return initdb, server, nil
 }
@@ -374,14 +374,12 @@ func (s *Server) Exec(ctx context.Context, sql string, args ...any) error {
 	return err
 }
 
-// Must starts a server for a test and stops it when the test ends. When
-// PostgreSQL cannot be had, the test fails under CI and skips elsewhere,
-// as internal/testtool decides.
+// Must starts a server for a test and stops it when the test ends,
+// installing Debian's postgresql first when it is missing (testtool: the
+// test fails under CI and skips elsewhere when it cannot be had).
 func Must(t testing.TB) *Server {
 	t.Helper()
-	if _, _, err := Programs(); err != nil {
-		testtool.Require(t, "postgres", "postgresql")
-	}
+	testtool.Require(t, "postgres", "postgresql")
 	s, err := Start(context.Background(), Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,6 @@
 // This file holds the report of a run: results.json (every sample of
 // every level of every round, and what is derived from them) and
-// README.md with, per test type, the best level of each stack (median
+// RESULTS.md with, per test type, the best level of each stack (median
 // requests per second over the rounds with their range, p50 and p99
 // there, errors), its ratio to the net/http floor, the whole curve, and
 // the chart of the curves (chart.go).
@@ -8,7 +8,8 @@
 // Derivations: a level's figure is the median of its rounds and its range
 // the slowest and fastest round; the best level is the one with the
 // highest median; any socket error or non-2xx response at any level of a
-// type fails that stack's type (reported, never ranked). The ratio to the
+// type, or a level in which no response completed, fails that stack's type
+// (reported, never ranked). The ratio to the
 // floor divides the two best-level medians, its range the per-round
 // quotients of those same levels.
 package techempower
@@ -24,8 +25,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vireo-go/vireo/_benchmarks/internal/proc"
+	"github.com/vireo-go/vireo/_benchmarks/internal/report"
 	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
-	"github.com/vireo-go/vireo/_benchmarks/internal/wrk"
 )
 
 // Schema names the format of results.json.
@@ -148,16 +150,16 @@ func medianInt(xs []int64) int64 {
 	return s[len(s)/2]
 }
 
-func newReport(cfg *Config, pin pinning, wrkVersion string) *Report {
+func newReport(cfg *Config, pin proc.Pinning, wrkVersion string) *Report {
 	r := &Report{
 		Schema: Schema, Started: time.Now().UTC(), Command: cfg.Command,
 		Machine: machine(), Wrk: wrkVersion, Rounds: cfg.Rounds,
 		Duration: cfg.Duration.String(), Primer: cfg.Primer.String(),
 		Pool: cfg.Pool, Workers: cfg.Workers, VerifyConcurrency: cfg.VerifyConcurrency, Types: cfg.Types,
-		Pinning: Pinning{Server: cfg.ServerCPUs, Load: cfg.LoadCPUs, Database: cfg.ServerCPUs, Note: pin.note},
+		Pinning: Pinning{Server: cfg.ServerCPUs, Load: cfg.LoadCPUs, Database: cfg.ServerCPUs},
 	}
-	if pin.note != "" {
-		r.Pinning = Pinning{Note: pin.note}
+	if !pin.Pinned() {
+		r.Pinning = Pinning{Note: pin.Note}
 	}
 	return r
 }
@@ -185,7 +187,7 @@ func (r *Report) addApp(a App) *AppResult {
 }
 
 // record adds one round's run of level i of t.
-func (a *AppResult) record(t tfb.Type, i, connections, queries int, r *wrk.Result) {
+func (a *AppResult) record(t tfb.Type, i, connections, queries, pipeline int, f report.Figures) {
 	tr := a.Tests[t]
 	if tr == nil {
 		tr = &TypeResult{}
@@ -196,16 +198,17 @@ func (a *AppResult) record(t tfb.Type, i, connections, queries int, r *wrk.Resul
 	}
 	l := tr.Levels[i]
 	if l == nil {
-		l = &LevelResult{Connections: connections, Queries: queries, Pipeline: r.Pipeline}
-		if r.Pipeline <= 1 {
-			l.Pipeline = 0
+		l = &LevelResult{Connections: connections, Queries: queries}
+		if pipeline > 1 {
+			l.Pipeline = pipeline
 		}
 		tr.Levels[i] = l
 	}
+	p50, _ := f.Percentile(50)
+	p99, _ := f.Percentile(99)
 	l.Samples = append(l.Samples, Sample{
-		Round: len(l.Samples) + 1, RequestsPerSec: r.RequestsPerSecond(), Requests: r.Requests,
-		P50US: r.LatencyUS.P50, P99US: r.LatencyUS.P99,
-		SocketErrors: r.SocketErrors(), Non2xx: r.Errors.Status,
+		Round: len(l.Samples) + 1, RequestsPerSec: f.RequestsPerSec, Requests: f.Requests,
+		P50US: int64(p50), P99US: int64(p99), SocketErrors: f.Errors, Non2xx: f.NonSuccess,
 	})
 }
 
@@ -223,6 +226,9 @@ func (r *Report) finish() {
 				var p50, p99 []int64
 				l.Errors = 0
 				for _, s := range l.Samples {
+					if s.Requests == 0 && tr.Failed == "" {
+						tr.Failed = "no response completed at " + l.name() + " in round " + itoa(s.Round)
+					}
 					rps = append(rps, s.RequestsPerSec)
 					p50, p99 = append(p50, s.P50US), append(p99, s.P99US)
 					l.Errors += s.SocketErrors + s.Non2xx
@@ -301,7 +307,7 @@ func (l *LevelResult) label() string {
 	return fmt.Sprintf("c=%d", l.Connections)
 }
 
-// write writes results.json, README.md and the charts into dir.
+// write writes results.json, RESULTS.md and the charts into dir.
 func (r *Report) write(dir string) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
@@ -319,7 +325,7 @@ func (r *Report) write(dir string) error {
 			return err
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, "README.md"), []byte(r.markdown(charts)), 0o644)
+	return os.WriteFile(filepath.Join(dir, "RESULTS.md"), []byte(r.markdown(charts)), 0o644)
 }
 
 func (r *Report) markdown(charts map[tfb.Type]string) string {

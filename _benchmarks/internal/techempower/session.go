@@ -15,16 +15,18 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/_benchmarks/internal/load"
 	"github.com/vireo-go/vireo/_benchmarks/internal/postgres"
-	"github.com/vireo-go/vireo/_benchmarks/internal/runner"
+	"github.com/vireo-go/vireo/_benchmarks/internal/proc"
+	"github.com/vireo-go/vireo/_benchmarks/internal/service"
+	"github.com/vireo-go/vireo/_benchmarks/internal/stack"
 	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
-	"github.com/vireo-go/vireo/_benchmarks/internal/wrk"
 )
 
 type session struct {
 	cfg    *Config
-	pin    pinning
-	wrk    string
+	pin    proc.Pinning
+	gen    load.Generator
 	report *Report
 	apps   []*app
 }
@@ -39,30 +41,33 @@ type app struct {
 }
 
 func newSession(ctx context.Context, cfg *Config) (*session, error) {
-	s := &session{cfg: cfg, pin: newPinning(cfg.ServerCPUs, cfg.LoadCPUs)}
-	var err error
-	if s.wrk, err = wrk.Find(); err != nil {
+	s := &session{cfg: cfg, pin: proc.NewPinning(cfg.ServerCPUs, cfg.LoadCPUs)}
+	gen, err := load.New(load.WrkName, s.pin.Load)
+	if err != nil {
 		return nil, err
 	}
+	wrkVersion, err := gen.Prepare(ctx, cfg.Root)
+	if err != nil {
+		return nil, err
+	}
+	s.gen = gen
 	if _, _, err := postgres.Programs(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(cfg.OutDir, "logs"), 0o755); err != nil {
 		return nil, err
 	}
 	// The runner's own work (the verifier's clients, reading wrk's output)
 	// stays off the server CPUs.
-	if len(s.pin.load) > 0 {
-		if out, err := exec.CommandContext(ctx, s.pin.load[0], "-a", "-p", "-c", cfg.LoadCPUs, itoa(os.Getpid())).CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("techempower: pinning the runner to CPUs %s: %v: %s", cfg.LoadCPUs, err, out)
-		}
+	if err := s.pin.PinSelf(ctx, cfg.LoadCPUs); err != nil {
+		return nil, err
 	}
-	s.report = newReport(cfg, s.pin, wrk.Version(s.wrk))
+	s.report = newReport(cfg, s.pin, wrkVersion)
 	for _, name := range cfg.Apps {
 		meta, _ := appNamed(name)
 		a := &app{App: meta, dir: filepath.Join(cfg.Root, "apps", name)}
 		a.result = s.report.addApp(meta)
-		if loc, _, err := runner.LinesOfCode(a.dir); err == nil {
+		if loc, _, err := stack.LinesOfCode(a.dir); err == nil {
 			a.result.LinesOfCode = loc
 		}
 		fmt.Fprintf(cfg.Log, "build %s\n", name)
@@ -141,16 +146,23 @@ func (s *session) runRound(ctx context.Context, a *app, round int) {
 		a.result.Status = "failed: " + why
 		fmt.Fprintf(cfg.Log, "  %s\n", a.result.Status)
 	}
-	db, err := postgres.Start(ctx, postgres.Config{Prefix: s.pin.server, MaxConnections: 2*cfg.Pool + 50, Timeout: cfg.StartTimeout})
+	inst, err := service.Postgres{Pool: cfg.Pool}.Start(ctx, service.Setup{
+		Pin: s.pin.Server, LogPath: filepath.Join(cfg.OutDir, "logs", fmt.Sprintf("%s-postgres-%d.log", a.Name, round+1)),
+	})
 	if err != nil {
 		fail("PostgreSQL: " + err.Error())
 		return
 	}
-	defer db.Stop()
+	defer inst.Stop()
+	db := inst.(*service.PostgresInstance).Server
 	s.report.Postgres = "PostgreSQL " + db.Version
-	env := append(append([]string(nil), a.env...), postgres.URLEnv+"="+db.URL(), postgres.PoolEnv+"="+itoa(cfg.Pool))
+	env := append(append([]string(nil), a.env...), inst.Env()...)
 	p, err := benchtest.StartOnFreePort(ctx, func(port int) (benchtest.Spec, error) {
-		return benchtest.Spec{Name: a.Name, Argv: append(append([]string(nil), s.pin.server...), a.argv...), Env: env, Dir: a.dir, Port: port}, nil
+		log, err := os.Create(filepath.Join(cfg.OutDir, "logs", fmt.Sprintf("%s-%d.log", a.Name, round+1)))
+		if err != nil {
+			return benchtest.Spec{}, err
+		}
+		return benchtest.Spec{Name: a.Name, Argv: append(append([]string(nil), s.pin.Server...), a.argv...), Env: env, Dir: a.dir, Port: port, Log: log}, nil
 	}, cfg.StartTimeout)
 	if err != nil {
 		fail("start: " + lastLine([]byte(err.Error())))
@@ -199,25 +211,27 @@ func (s *session) sweep(ctx context.Context, a *app, p *benchtest.Process, t tfb
 	// TechEmpower's primer and warm-up (toolset/wrk/*.sh): 8 connections,
 	// then the highest concurrency for a level's duration; queries=2 for
 	// the query types. Neither is recorded.
-	for _, o := range []wrk.Options{
-		{Connections: 8, Threads: 1, Duration: cfg.Primer},
+	for _, o := range []load.Options{
+		{Connections: 8, Duration: cfg.Primer},
 		{Connections: lv.Max(), Duration: cfg.Duration},
 	} {
-		o.Headers, o.CPUs = headers, s.loadCPUs()
-		if _, err := wrk.Run(ctx, s.pin.load, s.wrk, cfg.Root, url(2), o); err != nil {
+		if _, err := s.gen.Run(ctx, load.Target{URL: url(2), Headers: headers}, o); err != nil {
 			return err
 		}
 	}
 	for i := 0; i < lv.N(); i++ {
 		conns, queries := lv.Level(i)
-		o := wrk.Options{Connections: conns, Duration: cfg.Duration, Pipeline: lv.Pipeline, Headers: headers, CPUs: s.loadCPUs()}
-		r, err := wrk.Run(ctx, s.pin.load, s.wrk, cfg.Root, url(queries), o)
+		o := load.Options{Connections: conns, Duration: cfg.Duration, Pipeline: lv.Pipeline}
+		r, err := s.gen.Run(ctx, load.Target{URL: url(queries), Headers: headers}, o)
 		if err != nil {
 			return err
 		}
-		a.result.record(t, i, conns, queries, r)
-		fmt.Fprintf(cfg.Log, "  %-9s c=%-4d q=%-2d %10.0f req/s  p50 %s p99 %s  errors %d\n",
-			t, conns, queries, r.RequestsPerSecond(), us(r.LatencyUS.P50), us(r.LatencyUS.P99), r.SocketErrors()+r.Errors.Status)
+		f := r.Figures()
+		p50, _ := f.Percentile(50)
+		p99, _ := f.Percentile(99)
+		a.result.record(t, i, conns, queries, lv.Pipeline, f)
+		fmt.Fprintf(cfg.Log, "  %-9s c=%-4d q=%-2d %10.0f req/s  p50 %s p99 %s  errors %d, non-2xx %d\n",
+			t, conns, queries, f.RequestsPerSec, us(int64(p50)), us(int64(p99)), f.Errors, f.NonSuccess)
 		// A second between levels (TechEmpower pauses two).
 		select {
 		case <-time.After(time.Second):
@@ -226,13 +240,6 @@ func (s *session) sweep(ctx context.Context, a *app, p *benchtest.Process, t tfb
 		}
 	}
 	return nil
-}
-
-func (s *session) loadCPUs() int {
-	if cpus, err := runner.ParseCPUList(s.cfg.LoadCPUs); err == nil && len(cpus) > 0 {
-		return len(cpus)
-	}
-	return 1
 }
 
 func us(v int64) string { return (time.Duration(v) * time.Microsecond).String() }

@@ -35,12 +35,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"time"
 
-	"github.com/vireo-go/vireo/_benchmarks/internal/runner"
+	"github.com/vireo-go/vireo/_benchmarks/internal/proc"
 	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
 )
 
@@ -176,10 +175,10 @@ func (c *Config) defaults() error {
 		c.Log = io.Discard
 	}
 	if c.ServerCPUs == "" && c.LoadCPUs == "" {
-		c.ServerCPUs, c.LoadCPUs = runner.DefaultCPUSplit(runtime.NumCPU())
+		c.ServerCPUs, c.LoadCPUs = proc.DefaultCPUSplit(runtime.NumCPU())
 	}
 	if c.ServerCPUs != "" || c.LoadCPUs != "" {
-		server, _, err := runner.CheckCPUSplit(c.ServerCPUs, c.LoadCPUs, runtime.NumCPU())
+		server, _, err := proc.CheckCPUSplit(c.ServerCPUs, c.LoadCPUs, runtime.NumCPU())
 		if err != nil {
 			return err
 		}
@@ -218,23 +217,6 @@ func appNamed(name string) (App, bool) {
 		}
 	}
 	return App{}, false
-}
-
-// pinning holds the taskset prefixes.
-type pinning struct {
-	server, load []string
-	note         string
-}
-
-func newPinning(server, load string) pinning {
-	if server == "" || load == "" {
-		return pinning{note: "a single CPU: server, PostgreSQL and wrk share it"}
-	}
-	ts, err := exec.LookPath("taskset")
-	if err != nil {
-		return pinning{note: "taskset not found (util-linux): nothing is pinned"}
-	}
-	return pinning{server: []string{ts, "-c", server}, load: []string{ts, "-c", load}}
 }
 
 // Run runs the comparison and writes its report to cfg.OutDir; it returns

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/_benchmarks/internal/report"
 	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
 	"github.com/vireo-go/vireo/_benchmarks/internal/wrk"
 	"github.com/vireo-go/vireo/internal/testtool"
@@ -39,7 +40,7 @@ func TestFinish(t *testing.T) {
 	add := func(a *AppResult, level, conns int, rps ...float64) {
 		for _, x := range rps {
 			res := &wrk.Result{Requests: int64(x), DurationUS: 1e6}
-			a.record(tfb.JSON, level, conns, 0, res)
+			a.record(tfb.JSON, level, conns, 0, 0, (&report.Load{Wrk: res}).Figures())
 		}
 	}
 	add(floor, 0, 16, 100, 110, 90)
@@ -79,7 +80,7 @@ func TestRunShort(t *testing.T) {
 	out := t.TempDir()
 	cfg := Config{
 		Root: root, OutDir: out, Apps: []string{"tfb-nethttp", "tfb-vireo"},
-		Rounds: 1, Duration: time.Second, Primer: time.Second, VerifyConcurrency: 16, Pool: 8,
+		Rounds: 1, Duration: 2 * time.Second, Primer: time.Second, VerifyConcurrency: 16, Pool: 8,
 		Levels: map[tfb.Type]Levels{
 			tfb.Plaintext: {Connections: []int{32}, Pipeline: 16},
 			tfb.JSON:      {Connections: []int{16}},
@@ -113,13 +114,13 @@ func TestRunShort(t *testing.T) {
 	if _, ok := rep.Ratios[tfb.Fortunes]["tfb-vireo"]; !ok {
 		t.Error("no ratio for fortunes")
 	}
-	md, err := os.ReadFile(filepath.Join(out, "README.md"))
+	md, err := os.ReadFile(filepath.Join(out, "RESULTS.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## fortunes: `GET /fortunes`", "| Vireo | 16 connections |", "![updates](tfb-updates.png)", "PostgreSQL 1"} {
 		if !strings.Contains(string(md), want) {
-			t.Errorf("README.md lacks %q:\n%s", want, md)
+			t.Errorf("RESULTS.md lacks %q:\n%s", want, md)
 		}
 	}
 	for _, typ := range tfb.Types {
