@@ -407,6 +407,7 @@ func (r *Report) markdown(charts map[tfb.Type]string) string {
 			fmt.Fprintf(&b, "![%s](%s)\n\n", t, c)
 		}
 	}
+	r.round23Markdown(&b)
 	var warned bool
 	for _, a := range r.Apps {
 		if len(a.Verify) == 0 {

@@ -118,7 +118,7 @@ func TestRunShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## fortunes: `GET /fortunes`", "| Vireo | 16 connections |", "![updates](tfb-updates.png)", "PostgreSQL 1"} {
+	for _, want := range []string{"## fortunes: `GET /fortunes`", "| Vireo | 16 connections |", "![updates](tfb-updates.png)", "PostgreSQL 1", "### fortunes (÷ node:http, best level)", "| Vireo | not measured |"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("RESULTS.md lacks %q:\n%s", want, md)
 		}
@@ -128,4 +128,43 @@ func TestRunShort(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// TestRound23 checks the embedded Round 23 figures: every entry names a
+// known type, framework and source, every type has its divisor, and a
+// ratio comes out as the quotient of the two figures.
+func TestRound23(t *testing.T) {
+	r23, err := LoadRound23()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, a := range Apps {
+		known[a.R23] = true
+	}
+	for _, e := range r23.Entries {
+		if !containsType(e.Type) || !known[e.Framework] || r23.Sources[e.Source] == "" || e.RPS <= 0 {
+			t.Errorf("bad entry %+v", e)
+		}
+	}
+	for _, typ := range tfb.Types {
+		if _, ok := r23.entry(typ, Round23Divisor(typ)); !ok {
+			t.Errorf("%s: no figure for the divisor %s", typ, Round23Divisor(typ))
+		}
+	}
+	if x, ok := r23.Ratio(tfb.Fortunes, "aspnetcore"); !ok || x != 741878.0/283446 {
+		t.Errorf("fortunes aspnetcore ÷ nodejs = %v, %v", x, ok)
+	}
+	if _, ok := r23.Ratio(tfb.Fortunes, "gin"); ok {
+		t.Error("a ratio without a Round 23 figure")
+	}
+}
+
+func containsType(t tfb.Type) bool {
+	for _, u := range tfb.Types {
+		if u == t {
+			return true
+		}
+	}
+	return false
 }
