@@ -3,7 +3,7 @@
 // ServeHTTP is the whole per-request path:
 //
 //	ctx := pool.Get(); ctx.reset(w, r)        no allocation
-//	router middleware (UseRouter), if any, then dispatch:
+//	router middleware (UseBeforeRouting), if any, then dispatch:
 //	  clean-path check                        redirect when not clean
 //	  tree[method].lookup(path, &ctx.params)  no allocation
 //	  ctx.handlers = route.chain; ctx.Next()  chain built once by Build
@@ -128,10 +128,10 @@ func (app *Application) Logger() *slog.Logger { return app.logger }
 // Routes returns the registered routes in registration order.
 func (app *Application) Routes() []*Route { return append([]*Route(nil), app.routes...) }
 
-// UseRouter appends middleware that runs for every request before routing,
+// UseBeforeRouting appends middleware that runs for every request before routing,
 // unmatched ones included (logging, CORS, request IDs). Route-level
 // middleware is Use.
-func (app *Application) UseRouter(middleware ...Handler) {
+func (app *Application) UseBeforeRouting(middleware ...Handler) {
 	app.routerMiddleware = append(app.routerMiddleware, app.checkMiddleware("", middleware)...)
 }
 

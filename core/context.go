@@ -88,7 +88,7 @@ func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 // retire ends every handle to c: from now on their reads return zero
 // values and their writes ErrContextReleased. Handle calls already past
 // their check may still be running; the caller waits for them (release) or
-// never reuses c (a FromStd chain left running).
+// never reuses c (a WrapMiddleware chain left running).
 func (c *state) retire() { c.gen.Add(1) }
 
 // release retires c's handles, waits for the handle calls in progress (a
@@ -227,12 +227,12 @@ func (c *state) SetContentType(contentType string) {
 	c.SetResponseHeader("Content-Type", contentType)
 }
 
-func (c *state) Cookie(name string) (string, error) {
+func (c *state) Cookie(name string) (string, bool) {
 	ck, err := c.request.Cookie(name)
 	if err != nil {
-		return "", err
+		return "", false
 	}
-	return ck.Value, nil
+	return ck.Value, true
 }
 
 func (c *state) SetCookie(cookie *http.Cookie) {
@@ -281,14 +281,14 @@ func (c *state) next(h Context) {
 	}
 }
 
-func (c *state) StopExecution() {
+func (c *state) Stop() {
 	c.stopped = true
 }
 
 func (c *state) IsStopped() bool { return c.stopped }
 
 func (c *state) StopWithStatus(code int) {
-	c.StopExecution()
+	c.Stop()
 	c.SetStatus(code)
 }
 

@@ -1,5 +1,5 @@
 // Package core is Vireo's routing core: the Application, its Routers
-// (parties), the radix tree, the request Context (a handle to pooled
+// (groups), the radix tree, the request Context (a handle to pooled
 // request state), middleware chains, error handlers, static files and the
 // HTTP server.
 //
@@ -62,11 +62,11 @@
 //
 // # Middleware
 //
-// Application.UseRouter middleware runs before routing, for every request,
-// unmatched ones included. Router.Use and Party middleware run after a route
-// matched, outermost party first, then the route's own handlers. Chains are
+// Application.UseBeforeRouting middleware runs before routing, for every request,
+// unmatched ones included. Router.Use and Group middleware run after a route
+// matched, outermost group first, then the route's own handlers. Chains are
 // assembled once, by Build. A handler continues the chain with ctx.Next;
-// not calling it, or calling StopExecution, ends it.
+// not calling it, or calling Stop, ends it.
 //
 // # Server defaults
 //
@@ -86,7 +86,7 @@
 //
 // A handler reports failure in one way: ctx.StopWithError(err). The status
 // comes from err (StatusOf: an HTTPError's Code, else 500) and the error
-// handler for that status writes the page; ctx.Err returns err to it. The
+// handler for that status writes the page; ctx.StopError returns err to it. The
 // response writers (Text, HTML, JSON, JSONIndent, XML, View) return nothing:
 // when encoding or writing fails they call StopWithError themselves. The
 // request readers (ReadBody, ReadJSON, ReadForm) return an error, an
@@ -127,7 +127,7 @@
 // pooled and serves other requests afterwards, but the handle carries the
 // generation it was made for: kept past its request (by a goroutine, a
 // closure, a net/http middleware that returned early such as
-// http.TimeoutHandler), it reads zero values, its Err and error-returning
+// http.TimeoutHandler), it reads zero values, its StopError and error-returning
 // methods give ErrContextReleased and its writes do nothing, whatever the
 // state serves by then, without a data race and without a panic. The same
 // holds for what a Context hands out that points into the pooled state:

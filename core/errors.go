@@ -3,8 +3,8 @@
 // An error status set without a body (StopWithStatus, StopWithError, a
 // handler that only calls StatusCode, or the router's own 404 and 405) is
 // finished by an error handler after the chain returns. The handler is the
-// one registered with OnErrorCode on the most specific party: the party that
-// owns the matched route, or for unmatched requests the party with the
+// one registered with OnErrorCode on the most specific group: the group that
+// owns the matched route, or for unmatched requests the group with the
 // longest prefix of the path, then its parents, then the application. The
 // default handler writes the status text, and the reason for client errors.
 
@@ -101,7 +101,7 @@ func defaultErrorHandler(c *state) {
 }
 
 // errorHandlersFor finds the error handlers for code: from the matched
-// route's party upward, or, for unmatched requests, from the party with the
+// route's group upward, or, for unmatched requests, from the group with the
 // longest prefix of the path upward.
 func (app *Application) errorHandlersFor(c *state, code int) []Handler {
 	r := app.Router

@@ -43,7 +43,7 @@ func Example_typedParameter() {
 }
 
 // Middleware is a Handler that calls Next; Use applies it to the routes of
-// its party, before their handlers, whatever the registration order.
+// its group, before their handlers, whatever the registration order.
 func Example_middleware() {
 	app := core.New()
 	requireKey := func(ctx core.Context) {
@@ -53,7 +53,7 @@ func Example_middleware() {
 		}
 		ctx.Next()
 	}
-	api := app.Party("/api", requireKey)
+	api := app.Group("/api", requireKey)
 	api.Get("/status", func(ctx core.Context) { ctx.Text("up") })
 
 	r := httptest.NewRequest("GET", "/api/status", nil)

@@ -10,7 +10,7 @@ import (
 // RequestLogger returns middleware that logs one line per request (method,
 // path, status, bytes, duration, client address and, when middleware gave
 // the request one, its request_id) at Info level, requests that panic
-// included. Install it with UseRouter to log unmatched requests too. An
+// included. Install it with UseBeforeRouting to log unmatched requests too. An
 // error status with no body gets its error page written before the line is
 // logged, so that bytes counts the page.
 func RequestLogger(logger *slog.Logger) Handler {
