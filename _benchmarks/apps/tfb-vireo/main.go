@@ -53,7 +53,7 @@ func run() error {
 	if err := app.RegisterView(engine); err != nil {
 		return err
 	}
-	app.UseRouter(func(ctx vireo.Context) {
+	app.UseBeforeRouting(func(ctx vireo.Context) {
 		ctx.SetResponseHeader("Server", "Vireo")
 		ctx.Next()
 	})
