@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the repository on a fresh machine: formatting, vet and
 # tidy modules, the framework (with the race detector), the examples, the
-# WebSocket echoes, the Redis session store, the benchmark suite (Go,
+# WebSocket echoes, the Redis stores (sessions, rate limit) and the cluster
+# example behind nginx, the OpenTelemetry middleware, the benchmark suite (Go,
 # Express and, where dotnet exists, ASP.NET Core apps, plus quick runs of
 # the runner) and the browser test of the mvc-todo example.
 #
@@ -112,6 +113,11 @@ gotest() {
 	go test -json "$@" 2>&1 | "$work/testreport" -record "$summary"
 }
 
+# gotest_v ARGS...: gotest that prints every test's output, as go test -v.
+gotest_v() {
+	go test -json "$@" 2>&1 | "$work/testreport" -v -record "$summary"
+}
+
 # --- steps -------------------------------------------------------------
 
 go_version() {
@@ -176,7 +182,18 @@ websockets() { (cd internal/wstest && go vet ./... && gotest -race -count=1 ./..
 
 sessions_redis() { (cd sessions/redis && go vet ./... && gotest -race -count=1 ./...); }
 
+# Issue 28: the Redis rate-limit store, and three instances behind nginx
+# (the tests install redis-sentinel, redis-tools and nginx through
+# internal/testtool).
+ratelimit_redis() { (cd middleware/ratelimit/redis && go vet ./... && gotest -race -count=1 ./...); }
+
+example_cluster() { (cd _examples/cluster && go vet ./... && gotest_v -count=1 ./...); } # -v: the figures of the kill and the rolling restart
+
 example_sessions_redis() { (cd _examples/sessions-redis && go vet ./... && gotest -count=1 ./...); }
+
+otel() { (cd otelvireo && go vet ./... && gotest -race -count=1 ./...); }
+
+example_observability() { (cd _examples/observability && go vet ./... && gotest -count=1 ./...); }
 
 benchmarks() {
 	if have dotnet; then
@@ -195,8 +212,12 @@ step "go mod tidy -diff in every module" tidy
 step "framework: go test -race ./..." framework
 step "examples: cd _examples && go test -race ./..." examples
 step "WebSocket echoes through every writer (internal/wstest)" websockets
-step "sessions/redis (real redis-server)" sessions_redis redis-server
+step "sessions/redis (real redis-server, Redis Cluster, Sentinel)" sessions_redis redis-server
+step "middleware/ratelimit/redis (real redis-server)" ratelimit_redis redis-server
+step "examples: cluster (3 instances, nginx, redis-server)" example_cluster redis-server nginx
 step "examples: sessions-redis (real redis-server)" example_sessions_redis redis-server
+step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)" otel
+step "examples: observability (OTLP collector stand-in, real Prometheus scraping)" example_observability
 step "benchmark suite: apps, runner, quick runs" benchmarks node=nodejs npm valgrind redis-server luajit
 step "browser test of mvc-todo (headless chromium)" browser chromium
 

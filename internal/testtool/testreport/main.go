@@ -41,6 +41,7 @@ const notRunHere = "not run here: "
 func main() {
 	record := flag.String("record", "", "read go test -json from stdin, append what was not checked to `file`")
 	summary := flag.String("summary", "", "print the lines recorded in `file`, grouped")
+	verbose := flag.Bool("v", false, "with -record: print every test's output, as go test -v does")
 	flag.Parse()
 	switch {
 	case *record != "":
@@ -49,7 +50,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "testreport:", err)
 			os.Exit(2)
 		}
-		ok := report(os.Stdin, os.Stdout, f)
+		ok := report(os.Stdin, os.Stdout, f, *verbose)
 		if err := f.Close(); err != nil || !ok {
 			os.Exit(1)
 		}
@@ -71,7 +72,7 @@ func main() {
 // report reads test events from in, prints the run to out and appends the
 // lines of what was not checked to rec. It reports whether everything
 // passed.
-func report(in io.Reader, out, rec io.Writer) bool {
+func report(in io.Reader, out, rec io.Writer, verbose bool) bool {
 	held := map[string][]string{} // a running test's output, by package and name
 	passed, events := true, 0
 	sc := bufio.NewScanner(in)
@@ -94,13 +95,18 @@ func report(in io.Reader, out, rec io.Writer) bool {
 			}
 		case e.Action == "output":
 			held[key] = append(held[key], e.Output)
+			if verbose {
+				fmt.Fprint(out, e.Output)
+			}
 			if i := strings.Index(e.Output, notRunHere); i >= 0 {
 				fmt.Fprintln(rec, strings.TrimSpace(e.Output[i:]))
 			}
 		case e.Action == "fail":
 			passed = false
 			for _, l := range held[key] {
-				fmt.Fprint(out, l)
+				if !verbose { // else printed already
+					fmt.Fprint(out, l)
+				}
 			}
 			delete(held, key)
 		case e.Action == "skip" && e.Test != "":

@@ -28,7 +28,7 @@ func TestReport(t *testing.T) {
 		`{"Action":"fail",` + p + `}`,
 	}, "\n")
 	var out, rec bytes.Buffer
-	if report(strings.NewReader(in), &out, &rec) {
+	if report(strings.NewReader(in), &out, &rec, false) {
 		t.Error("a run with a failing test reported success")
 	}
 	wantOut := "go: downloading example.com/dep v1.0.0\n" +
@@ -46,7 +46,7 @@ func TestReport(t *testing.T) {
 
 func TestReportWithoutEvents(t *testing.T) {
 	var out, rec bytes.Buffer
-	if report(strings.NewReader("go: cannot find main module\n"), &out, &rec) {
+	if report(strings.NewReader("go: cannot find main module\n"), &out, &rec, false) {
 		t.Error("input without test events reported success")
 	}
 }
