@@ -101,6 +101,12 @@ if [ -d _examples/sessions-redis ]; then
 	(cd _examples/sessions-redis && go vet ./... && go test -count=1 ./...)
 fi
 
+step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)"
+(cd otelvireo && go vet ./... && go test -race -count=1 ./...)
+
+step "examples: observability (OTLP collector stand-in, real Prometheus scraping)"
+(cd _examples/observability && go vet ./... && go test -count=1 ./...)
+
 step "benchmark suite: apps, runner, quick runs"
 if ! have dotnet; then
 	echo "SKIP: dotnet not found: the ASP.NET Core apps are not built or checked (TestDotnetApps skips; the runner reports them as skipped)"

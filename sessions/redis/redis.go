@@ -318,6 +318,16 @@ func MustNew(opts ...Option) *Database {
 // Client returns the underlying Redis client.
 func (db *Database) Client() goredis.UniversalClient { return db.client }
 
+// Ping reports whether Redis answers a PING within ctx: the readiness
+// check of the session store, a health.CheckFunc
+// (health.WithReadyCheck("redis", db.Ping, 0)).
+func (db *Database) Ping(ctx context.Context) error {
+	if err := db.client.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("sessions/redis: ping: %w", err)
+	}
+	return nil
+}
+
 // Key returns the Redis key of a session ID.
 func (db *Database) Key(id string) string { return db.prefix + id }
 
