@@ -506,6 +506,19 @@ type loadResult struct {
 	sent, getFailed, postFailed, lost, inconsistent int
 	getFailCodes, postFailCodes                     map[int]int
 	maxLatency                                      time.Duration
+	spans                                           [][2]time.Time // each request's start and end
+}
+
+// during counts the requests that were under way at some moment between
+// from and to.
+func (r loadResult) during(from, to time.Time) int {
+	n := 0
+	for _, sp := range r.spans {
+		if sp[0].Before(to) && sp[1].After(from) {
+			n++
+		}
+	}
+	return n
 }
 
 func (r loadResult) String() string {
@@ -515,9 +528,10 @@ func (r loadResult) String() string {
 
 // TestRedisFailover: the same three instances and nginx on a Redis master
 // with a replica under three Sentinels; the master is killed under load.
-// Until the replica is promoted, requests that need a session answer 503
-// (never a login lost, never a note confirmed and then gone); then every
-// instance serves again, without a restart. The old master comes back as
+// Until the replica is promoted, requests that need a session wait (the
+// client retries) or answer 503 - never a login lost, never a note
+// confirmed and then gone; then every instance serves again, without a
+// restart. The old master comes back as
 // the new master's replica, as an operator would restart it.
 func TestRedisFailover(t *testing.T) {
 	s := redistest.StartSentinel(t)
@@ -531,7 +545,8 @@ func TestRedisFailover(t *testing.T) {
 		m := s.MasterAddr()
 		return m != "" && m != old.Addr()
 	})
-	promoted := time.Since(killed)
+	promotedAt := time.Now()
+	promoted := promotedAt.Sub(killed)
 	host, port, _ := strings.Cut(s.MasterAddr(), ":")
 	old.Args = append(old.Args, "--replicaof", host, port)
 	old.Start()
@@ -544,8 +559,9 @@ func TestRedisFailover(t *testing.T) {
 	recovered := time.Since(killed)
 	time.Sleep(500 * time.Millisecond)
 	res := l.finish()
-	t.Logf("Redis master killed under load: promoted after %v, every browser served again after %v: %s (GET %v)",
-		promoted.Round(time.Millisecond), recovered.Round(time.Millisecond), res, res.getFailCodes)
+	across := res.during(killed, promotedAt)
+	t.Logf("Redis master killed under load: promoted after %v, every browser served again after %v: %s (GET %v); %d requests under way between the kill and the promotion",
+		promoted.Round(time.Millisecond), recovered.Round(time.Millisecond), res, res.getFailCodes, across)
 	if res.lost != 0 || res.inconsistent != 0 {
 		t.Errorf("a session was lost or a counter is off: %s", res)
 	}
@@ -556,8 +572,11 @@ func TestRedisFailover(t *testing.T) {
 			}
 		}
 	}
-	if res.getFailed+res.postFailed == 0 {
-		t.Error("no request saw the failover: the test tested nothing")
+	// The client may ride through the failover (its retries outlast it):
+	// then requests were held, not failed, which is fine; none at all
+	// would mean the load missed the failover.
+	if across == 0 {
+		t.Error("no request was under way during the failover: the test tested nothing")
 	}
 }
 
@@ -595,6 +614,7 @@ func startLoad(t *testing.T, c *cluster, n int) *load {
 					u.okRun = 0
 				}
 				l.res.maxLatency = max(l.res.maxLatency, d)
+				l.res.spans = append(l.res.spans, [2]time.Time{t0, t0.Add(d)})
 				switch {
 				case r.code == 200 && post:
 					n, err := strconv.Atoi(r.body)
