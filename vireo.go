@@ -142,6 +142,9 @@ const (
 	MIMEXML  = core.MIMEXML  // application/xml
 	MIMEHTML = core.MIMEHTML // text/html
 	MIMEText = core.MIMEText // text/plain
+	// ProblemJSON is the media type of the default error page for clients
+	// that prefer JSON (RFC 9457 Problem Details).
+	ProblemJSON = core.ProblemJSON
 )
 
 // RequestIDKey is the Values key under which middleware keeps the request

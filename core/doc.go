@@ -24,7 +24,10 @@
 // Registration refuses, with an error naming the pattern: a pattern without
 // a leading '/', an unclosed or stray brace, a parameter that is only part of
 // a segment, an unknown type, a repeated name, a wildcard before the last
-// segment, empty "." or ".." segments, the same method and pattern twice,
+// segment, empty "." or ".." segments, a segment in another router's
+// parameter syntax (":id" or "*rest", as Gin, Echo, httprouter and Fiber
+// write them: the error names {id} or {rest...}; a literal leading ':' or
+// '*' is escaped, `\:id`), the same method and pattern twice,
 // and two parameters of the same kind at one position with different names
 // (/users/{id} and /users/{name}/posts). Errors are returned by Route.Err and,
 // joined, by Application.Build; Listen refuses to start with them.
@@ -99,6 +102,17 @@
 //		return
 //	}
 //	ctx.JSON(store.Add(in))
+//
+// The page of an error status is written by the OnErrorCode handlers of
+// the most specific group, else by the one application-wide handler set
+// with Application.OnError (func(ctx, err)), else by the default page: RFC
+// 9457 Problem Details (application/problem+json, with the request ID and,
+// for a ValidationError, the invalid fields) for clients whose Accept
+// prefers JSON, "Status Text: message" as text for the others. An error
+// carries a public message and an internal cause apart: an HTTPError's
+// Message reaches the client, its Err only the log; other errors show their
+// text below 500 only. ctx.ErrorMessage is that public text, what custom
+// handlers should show; WithErrorDetails (for debugging) shows everything.
 //
 // Everything Application.Build refuses (patterns, conflicts, nil handlers,
 // options, view engines, mvc controllers) is a *RegistrationError naming the
