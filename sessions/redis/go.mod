@@ -13,4 +13,5 @@ require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
+	golang.org/x/time v0.12.0 // indirect
 )
