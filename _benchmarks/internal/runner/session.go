@@ -483,6 +483,7 @@ func (s *Session) Verify(url string, p *Planned) ([]string, error) {
 		}
 		for _, proto := range protocols {
 			client = s.cert.Client(proto)
+			client.Timeout = s.Client.Timeout
 			if _, err := benchtest.VerifyWithCookies(client, url, p.Ep, nil); err != nil {
 				return nil, fmt.Errorf("over %s: %w", proto, err)
 			}
