@@ -61,6 +61,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if sub == "check" {
 		return check(args, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "tfb" {
+		return tfbRun(ctx, args[1:], stdout, stderr)
+	}
 
 	fs := flag.NewFlagSet("bench "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -94,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&fopt.FixedRate, "rate", 0, "footprint: requests per second of the fixed-rate runs (default: half the slowest app's warm-up rate)")
 	fs.StringVar(&out, "out", "", "report directory (default: results/<UTC timestamp>, with -quick results/<timestamp>-quick)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: go run ./cmd/bench [verify|instructions|footprint] [flags] [%s]\n       go run ./cmd/bench check <results dir>\n", strings.Join(runner.Comparisons, "] ["))
+		fmt.Fprintf(stderr, "usage: go run ./cmd/bench [verify|instructions|footprint|tfb] [flags] [%s]\n       go run ./cmd/bench check <results dir>\n", strings.Join(runner.Comparisons, "] ["))
 		fs.PrintDefaults()
 	}
 	comparisons, err := parseInterleaved(fs, args)

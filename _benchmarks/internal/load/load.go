@@ -1,6 +1,7 @@
 // Package load runs the load generators of the suite behind one interface:
-// bombardier (HTTP/1.1, built from this module so go.sum pins its version)
-// and h2load (HTTP/2 and HTTP/1.1 over TLS, Debian's nghttp2-client). Each
+// bombardier (HTTP/1.1, built from this module so go.sum pins its version),
+// h2load (HTTP/2 and HTTP/1.1 over TLS, Debian's nghttp2-client) and wrk
+// (HTTP/1.1 with pipelining, TechEmpower's; Debian's wrk). Each
 // runs pinned to the load CPUs in a process group of its own, and its
 // result is returned as decoded (report.Load); what a failed request means
 // is the caller's decision.
@@ -18,6 +19,7 @@ import (
 const (
 	BombardierName = "bombardier"
 	H2loadName     = "h2load"
+	WrkName        = "wrk"
 )
 
 // Generator is a load generator.
@@ -56,6 +58,9 @@ type Options struct {
 	// Rate, when positive, limits the requests per second (bombardier
 	// only).
 	Rate int
+	// Pipeline is the HTTP/1.1 requests sent per write (wrk only; 0 or 1:
+	// none).
+	Pipeline int
 }
 
 // New returns the generator called name, whose runs are prefixed with pin
@@ -66,6 +71,8 @@ func New(name string, pin []string) (Generator, error) {
 		return &Bombardier{pin: pin}, nil
 	case H2loadName:
 		return &H2load{pin: pin}, nil
+	case WrkName:
+		return &Wrk{pin: pin}, nil
 	}
-	return nil, fmt.Errorf("load: unknown generator %q (have %s, %s)", name, BombardierName, H2loadName)
+	return nil, fmt.Errorf("load: unknown generator %q (have %s, %s, %s)", name, BombardierName, H2loadName, WrkName)
 }

@@ -1,7 +1,7 @@
 // The result of one load run, whichever generator produced it, and the
 // generator-neutral figures the summaries are computed from. results.json
 // keeps the generator's result as decoded, under its name ("bombardier" or
-// "h2load"); Figures reads the same quantities from either.
+// "h2load" or "wrk"); Figures reads the same quantities from each.
 package report
 
 import (
@@ -9,12 +9,14 @@ import (
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/bombardier"
 	"github.com/vireo-go/vireo/_benchmarks/internal/h2load"
+	"github.com/vireo-go/vireo/_benchmarks/internal/wrk"
 )
 
 // Load is the raw result of one load run: exactly one field is set.
 type Load struct {
 	Bombardier *bombardier.Result `json:"bombardier,omitempty"`
 	H2load     *h2load.Result     `json:"h2load,omitempty"`
+	Wrk        *wrk.Result        `json:"wrk,omitempty"`
 }
 
 // Figures are the numbers of one load run that the report uses.
@@ -60,6 +62,17 @@ func (l *Load) Figures() Figures {
 		return Figures{Requests: h.Status.S2xx + h.NonSuccess() + h.Errors(), OK: h.Status.S2xx, NonSuccess: h.NonSuccess(),
 			Errors: h.Errors(), RequestsPerSec: h.RequestsPerSec, BytesPerSec: h.BytesPerSec, TimeTakenSeconds: h.TimeTakenSeconds,
 			LatencyMeanMicros: h.RequestTime.MeanMicros, LatencyMaxMicros: h.RequestTime.MaxMicros, percentiles: h.Percentiles}
+	case l.Wrk != nil:
+		w := l.Wrk
+		secs := float64(w.DurationUS) / 1e6
+		f := Figures{Requests: w.Requests + w.SocketErrors(), OK: w.Requests - w.Errors.Status, NonSuccess: w.Errors.Status,
+			Errors: w.SocketErrors(), RequestsPerSec: w.RequestsPerSecond(), TimeTakenSeconds: secs,
+			LatencyMeanMicros: w.LatencyUS.Mean, LatencyMaxMicros: float64(w.LatencyUS.Max),
+			percentiles: map[string]float64{"50": float64(w.LatencyUS.P50), "75": float64(w.LatencyUS.P75), "90": float64(w.LatencyUS.P90), "99": float64(w.LatencyUS.P99)}}
+		if secs > 0 {
+			f.BytesPerSec = float64(w.Bytes) / secs
+		}
+		return f
 	}
 	return Figures{}
 }
@@ -71,6 +84,8 @@ func (l *Load) Generator() string {
 		return "bombardier"
 	case l.H2load != nil:
 		return "h2load"
+	case l.Wrk != nil:
+		return "wrk"
 	}
 	return ""
 }

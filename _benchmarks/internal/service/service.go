@@ -52,7 +52,8 @@ type Instance interface {
 
 // services is the fixed table Lookup reads.
 var services = map[string]Service{
-	RedisName: Redis{},
+	RedisName:    Redis{},
+	PostgresName: Postgres{},
 }
 
 // Lookup returns the service called name.
