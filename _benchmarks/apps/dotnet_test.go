@@ -16,7 +16,7 @@ import (
 
 // dotnetApps are the ASP.NET Core apps run by the JIT; each one's
 // AssemblyName is its directory name, so a publish leaves the apphost <app>.
-var dotnetApps = []string{"netcore", "netcore-mvc", "netcore-mvc-templates", "netcore-sessions"}
+var dotnetApps = []string{"netcore", "netcore-mvc", "netcore-mvc-templates", "netcore-sessions", "netcore-h2"}
 
 // TestDotnetApps publishes every ASP.NET Core app in Release and checks it
 // against the contract, and that it states its runtime settings: server GC
