@@ -1,0 +1,9 @@
+module github.com/vireo-go/vireo/h2
+
+go 1.26.0
+
+require golang.org/x/net v0.62.0
+
+require golang.org/x/text v0.43.0 // indirect
+
+replace github.com/vireo-go/vireo => ../

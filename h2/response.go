@@ -1,0 +1,304 @@
+// The response writer and the write path.
+//
+// A handler's writes gather in a buffer of the writer; the first flush
+// (Flush, 16 KiB buffered, or the handler's return) sends HEADERS, with
+// Content-Length when the handler returned first, and DATA. Each send
+// takes the connection lock once: HPACK encoding (whose dynamic table is
+// the connection's), HEADERS/CONTINUATION split at the peer's frame size,
+// then DATA as far as the stream and connection send windows allow; with
+// no window left the handler waits on the connection's condition until a
+// WINDOW_UPDATE, a reset or the connection's end. Frames go to the output
+// buffer, written by the connection's flusher (conn.go).
+
+package h2
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+)
+
+const writeBufferSize = 16 << 10
+
+type responseWriter struct {
+	c           *conn
+	st          *stream
+	header      http.Header
+	status      int
+	wroteHeader bool
+	sentHeader  bool
+	ended       bool
+	head        bool
+	buf         []byte
+}
+
+// Header returns the response header map.
+func (w *responseWriter) Header() http.Header { return w.header }
+
+// WriteHeader records the status; 1xx statuses (but 101) are sent at once.
+func (w *responseWriter) WriteHeader(code int) {
+	if code < 100 || code > 999 {
+		panic("h2: invalid WriteHeader code " + strconv.Itoa(code))
+	}
+	if w.wroteHeader {
+		return
+	}
+	if code < 200 && code != http.StatusSwitchingProtocols {
+		w.c.send(w, code, nil, false, false)
+		return
+	}
+	w.status, w.wroteHeader = code, true
+}
+
+// Write buffers p, sending what is buffered at 16 KiB.
+func (w *responseWriter) Write(p []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	if !bodyAllowed(w.status) {
+		return 0, http.ErrBodyNotAllowed
+	}
+	if w.head {
+		return len(p), nil
+	}
+	if len(w.buf)+len(p) > writeBufferSize {
+		if err := w.flush(false); err != nil {
+			return 0, err
+		}
+		if len(p) >= writeBufferSize {
+			if err := w.c.send(w, 0, p, false, false); err != nil {
+				return 0, err
+			}
+			return len(p), nil
+		}
+	}
+	w.buf = append(w.buf, p...)
+	return len(p), nil
+}
+
+// WriteString is Write for a string.
+func (w *responseWriter) WriteString(s string) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	if len(w.buf)+len(s) <= writeBufferSize && bodyAllowed(w.status) && !w.head {
+		w.buf = append(w.buf, s...)
+		return len(s), nil
+	}
+	return w.Write([]byte(s))
+}
+
+// Flush sends the header and what is buffered.
+func (w *responseWriter) Flush() { w.FlushError() }
+
+// FlushError is Flush that returns the error (a reset stream, a closed
+// connection); http.ResponseController uses it.
+func (w *responseWriter) FlushError() error {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.flush(false)
+}
+
+// Push reports http.ErrNotSupported: the server never pushes (it sends
+// SETTINGS_ENABLE_PUSH 0).
+func (w *responseWriter) Push(string, *http.PushOptions) error { return http.ErrNotSupported }
+
+func (w *responseWriter) finish() {
+	if w.ended {
+		return
+	}
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	if !w.sentHeader && bodyAllowed(w.status) && w.header["Content-Length"] == nil && !w.head {
+		w.header["Content-Length"] = []string{strconv.Itoa(len(w.buf))}
+	}
+	w.flush(true)
+}
+
+func (w *responseWriter) flush(end bool) error {
+	if w.ended {
+		return errClosed
+	}
+	if !w.sentHeader && len(w.buf) > 0 && w.header["Content-Type"] == nil && w.header["Content-Encoding"] == nil {
+		w.header["Content-Type"] = []string{http.DetectContentType(w.buf)}
+	}
+	err := w.c.send(w, w.status, w.buf, end, true)
+	w.buf = w.buf[:0]
+	return err
+}
+
+func bodyAllowed(status int) bool {
+	return status >= 200 && status != http.StatusNoContent && status != http.StatusNotModified
+}
+
+// trailers collects the response trailers: keys declared in the Trailer
+// header and keys with http.TrailerPrefix.
+func (w *responseWriter) trailers() []hpack.HeaderField {
+	var out []hpack.HeaderField
+	for _, decl := range w.header["Trailer"] {
+		for _, k := range strings.Split(decl, ",") {
+			k = http.CanonicalHeaderKey(strings.TrimSpace(k))
+			for _, v := range w.header[k] {
+				out = append(out, hpack.HeaderField{Name: strings.ToLower(k), Value: v})
+			}
+		}
+	}
+	for k, vs := range w.header {
+		if rest, ok := strings.CutPrefix(k, http.TrailerPrefix); ok {
+			for _, v := range vs {
+				out = append(out, hpack.HeaderField{Name: strings.ToLower(rest), Value: v})
+			}
+		}
+	}
+	return out
+}
+
+// send writes, under one lock: the header (when status is set and it was
+// not sent; sent marks the final one), data, and with end the trailers and
+// END_STREAM.
+func (c *conn) send(w *responseWriter, status int, data []byte, end, final bool) error {
+	var tr []hpack.HeaderField
+	if end {
+		tr = w.trailers()
+	}
+	st := w.st
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed || st.aborted != nil {
+		w.ended = end
+		return errClosed
+	}
+	for len(c.out) > maxOutBuffered && !c.closed && st.aborted == nil {
+		c.cond.Wait()
+	}
+	if status != 0 && !w.sentHeader {
+		c.hbuf.Reset()
+		c.enc.WriteField(hpack.HeaderField{Name: ":status", Value: statusString(status)})
+		if final {
+			c.encodeHeader(w.header)
+		}
+		headerEnds := end && len(data) == 0 && len(tr) == 0 && final
+		c.writeBlock(st.id, headerEnds)
+		if !final {
+			c.kick()
+			return nil
+		}
+		w.sentHeader = true
+		if headerEnds {
+			w.ended = true
+			st.localDone = true
+			c.kick()
+			return nil
+		}
+	}
+	dataEnds := end && len(tr) == 0
+	for len(data) > 0 || dataEnds {
+		if c.closed || st.aborted != nil {
+			return errClosed
+		}
+		n := int64(len(data))
+		limit := min(st.sendWindow, c.sendWindow, int64(c.peerMaxFrame))
+		if n > 0 && limit <= 0 {
+			c.kick()
+			c.cond.Wait()
+			continue
+		}
+		n = min(n, limit)
+		last := dataEnds && n == int64(len(data))
+		c.fr.WriteData(st.id, last, data[:n])
+		st.sendWindow -= n
+		c.sendWindow -= n
+		data = data[n:]
+		if last {
+			break
+		}
+	}
+	if len(tr) > 0 {
+		c.hbuf.Reset()
+		for _, f := range tr {
+			c.enc.WriteField(f)
+		}
+		c.writeBlock(st.id, true)
+	}
+	if end {
+		w.ended = true
+		st.localDone = true
+	}
+	c.kick()
+	return nil
+}
+
+// writeBlock writes c.hbuf as HEADERS and CONTINUATION frames; c.mu is held.
+func (c *conn) writeBlock(id uint32, endStream bool) {
+	block := c.hbuf.Bytes()
+	max := int(c.peerMaxFrame)
+	first := block
+	if len(first) > max {
+		first = first[:max]
+	}
+	block = block[len(first):]
+	c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: first, EndStream: endStream, EndHeaders: len(block) == 0})
+	for len(block) > 0 {
+		frag := block
+		if len(frag) > max {
+			frag = frag[:max]
+		}
+		block = block[len(frag):]
+		c.fr.WriteContinuation(id, len(block) == 0, frag)
+	}
+}
+
+// encodeHeader encodes the response header without connection-specific
+// fields, adding date; c.mu is held.
+func (c *conn) encodeHeader(h http.Header) {
+	for k, vs := range h {
+		lk := lowerKey(k)
+		if connectionHeaders[lk] || strings.HasPrefix(k, http.TrailerPrefix) {
+			continue
+		}
+		for _, v := range vs {
+			c.enc.WriteField(hpack.HeaderField{Name: lk, Value: v})
+		}
+	}
+	if h["Date"] == nil {
+		c.enc.WriteField(hpack.HeaderField{Name: "date", Value: c.date()})
+	}
+}
+
+// date returns the Date value, formatted once a second per connection;
+// c.mu is held.
+func (c *conn) date() string {
+	now := time.Now()
+	if sec := now.Unix(); sec != c.dateSec {
+		c.dateSec, c.dateStr = sec, now.UTC().Format(http.TimeFormat)
+	}
+	return c.dateStr
+}
+
+func statusString(code int) string {
+	switch code {
+	case 200:
+		return "200"
+	case 204:
+		return "204"
+	case 301:
+		return "301"
+	case 302:
+		return "302"
+	case 304:
+		return "304"
+	case 400:
+		return "400"
+	case 404:
+		return "404"
+	case 500:
+		return "500"
+	}
+	return strconv.Itoa(code)
+}
