@@ -245,7 +245,7 @@ func TestContinuationFlood(t *testing.T) {
 	go func() {
 		c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: c.headerBlock("/"), EndStream: true})
 		junk := bytes.Repeat([]byte{0}, 1000) // indexed field 0: invalid, never a full header list
-		for range 100_000 {                  // 100 MB unless the server stops it
+		for range 100_000 {                   // 100 MB unless the server stops it
 			if c.fr.WriteContinuation(1, false, junk) != nil {
 				return
 			}
@@ -336,7 +336,9 @@ func TestPingFlood(t *testing.T) {
 }
 
 func TestSettingsFlood(t *testing.T) {
-	flood(t, func(c *rawConn) error { return c.fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 65535}) })
+	flood(t, func(c *rawConn) error {
+		return c.fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 65535})
+	})
 }
 
 func TestPushPromiseFromClientRefused(t *testing.T) {
