@@ -193,6 +193,9 @@ example_sessions_redis() { (cd _examples/sessions-redis && go vet ./... && gotes
 
 otel() { (cd otelvireo && go vet ./... && gotest -race -count=1 ./...); }
 
+# h2: Vireo's own HTTP/2 path; its tests run h2spec (go install) and curl.
+h2path() { (cd h2 && go vet ./... && gotest -race -count=1 ./... && go test -run '^$' -fuzz FuzzServeConn -fuzztime 20s .); }
+
 example_observability() { (cd _examples/observability && go vet ./... && gotest -count=1 ./...); }
 
 benchmarks() {
@@ -217,6 +220,7 @@ step "middleware/ratelimit/redis (real redis-server)" ratelimit_redis redis-serv
 step "examples: cluster (3 instances, nginx, redis-server)" example_cluster redis-server nginx
 step "examples: sessions-redis (real redis-server)" example_sessions_redis redis-server
 step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)" otel
+step "h2: Vireo's own HTTP/2 path (h2spec, curl --http2, attack tests, fuzz)" h2path curl
 step "examples: observability (OTLP collector stand-in, real Prometheus scraping)" example_observability
 step "benchmark suite: apps, runner, quick runs" benchmarks node=nodejs npm valgrind redis-server luajit
 step "browser test of mvc-todo (headless chromium)" browser chromium

@@ -187,6 +187,9 @@ func (c *conn) serve() {
 	c.waiting = nil
 	c.cond.Broadcast()
 	c.mu.Unlock()
+	// A client that does not read must not hold the connection open: the
+	// last write (GOAWAY) gets a second.
+	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
 	close(c.stopCh)
 	<-c.flushEnd
 	if hard {
