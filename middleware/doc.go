@@ -18,6 +18,22 @@
 //	)
 //	app.Get("/report", middleware.MustTimeout(2*time.Second), report)
 //
+// # Safe defaults
+//
+// The security middleware refuses unsafe configurations at construction
+// and defaults to the strict choice, each for a reason an attacker gave:
+//
+//   - CORS: "*" with credentials is an error (any site could read a
+//     logged-in user's responses); "*" alone answers a static "*" with no
+//     Vary; the null origin is allowed only when listed exactly; Vary:
+//     Origin goes on every answer that depends on the origin.
+//   - CSRF: the double-submit cookie is signed with a server key (a
+//     planted cookie is no token), bound to the session when one is
+//     given, named __Host-csrf over HTTPS; unsafe requests from another
+//     origin (Sec-Fetch-Site, Origin) are refused before the token is
+//     looked at; the token is masked afresh in every response, so a
+//     compressed page does not leak it (BREACH, see Compress).
+//
 // # Cost
 //
 // go test -bench . -benchmem, per request through an Application whose
