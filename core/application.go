@@ -55,7 +55,8 @@ type Application struct {
 	// configuration, set by Options
 	logger          *slog.Logger
 	bodyLimit       int64
-	writeTimeout    time.Duration
+	readRate        DataRate // WithMinRequestBodyRate
+	writeRate       DataRate // WithMinResponseRate
 	trailingSlash   TrailingSlash
 	pathValues      bool
 	errorDetails    bool
@@ -106,7 +107,8 @@ func New(opts ...Option) *Application {
 	app := &Application{
 		logger:          slog.Default(),
 		bodyLimit:       DefaultBodyLimit,
-		writeTimeout:    DefaultWriteTimeout,
+		readRate:        defaultDataRate,
+		writeRate:       defaultDataRate,
 		startupOut:      os.Stdout,
 		shutdownTimeout: 15 * time.Second,
 		shutdown:        make(chan struct{}),
@@ -261,6 +263,9 @@ func (app *Application) done(c *state) {
 			c.writer.writeHeaderNow()
 		}
 	}
+	if c.writer.deadline == deadlineArmed {
+		c.writer.armDeadline(0) // net/http flushes the end of the response after this
+	}
 	app.recycle(c)
 }
 
@@ -336,6 +341,9 @@ func (app *Application) dispatch(c *state, ctx Context) {
 		}
 	}
 	c.route = rt
+	if c.body != nil && c.refuseLength() {
+		return
+	}
 	c.handlers, c.index = rt.chain, -1
 	c.next(ctx)
 }
