@@ -516,10 +516,16 @@ func (cw *compressWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 func (cw *compressWriter) Unwrap() http.ResponseWriter { return cw.w }
 
 // close writes what is still buffered (uncompressed: the whole body was
-// below the minimum size) or ends the compressed stream.
+// below the minimum size) or ends the compressed stream. A HEAD answer
+// that wrote no body (http.ServeContent writes none for HEAD) is decided
+// from its headers, as GET's first write would be, so it gets GET's
+// Content-Encoding instead of the uncompressed Content-Length.
 func (cw *compressWriter) close() {
 	switch cw.state {
 	case undecided:
+		if cw.head && len(cw.buf) == 0 {
+			cw.decideEarly()
+		}
 		if len(cw.buf) > 0 {
 			cw.decideEarly()
 			if cw.state == undecided {
