@@ -215,6 +215,10 @@ func WithMinRequestBodyRate(r DataRate) Option { return core.WithMinRequestBodyR
 // DefaultDataRateGrace; the zero DataRate: none).
 func WithMinResponseRate(r DataRate) Option { return core.WithMinResponseRate(r) }
 
+// BodyLimit returns middleware setting the body limit of the routes it is
+// installed on (0: none).
+func BodyLimit(n int64) Handler { return core.BodyLimit(n) }
+
 // MinRequestBodyRate returns middleware setting the minimum request body
 // rate of the routes it is installed on.
 func MinRequestBodyRate(r DataRate) Handler { return core.MinRequestBodyRate(r) }

@@ -341,9 +341,6 @@ func (app *Application) dispatch(c *state, ctx Context) {
 		}
 	}
 	c.route = rt
-	if c.body != nil && c.refuseLength() {
-		return
-	}
 	c.handlers, c.index = rt.chain, -1
 	c.next(ctx)
 }

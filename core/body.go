@@ -10,15 +10,15 @@
 // for malformed input.
 //
 // Early answers. A request whose Content-Length is over the limit is
-// answered 413 with Connection: close when it is routed, before any
-// handler runs and before a byte of the body is read, so a client that
-// sent Expect: 100-continue never gets the 100 and never sends the body.
-// The wrapper is put on the server's own http.Request, and net/http looks
-// at that request's Body after the handler to decide whether to read the
-// rest of an unread body, to close the connection or to send 100
-// Continue; so at the end of the request the server's body goes back in
-// place, and a handler that ignores the body is answered at once, as on
-// plain net/http.
+// refused at its first read, before a byte of the body is read, with 413
+// and Connection: close, so a client that sent Expect: 100-continue never
+// gets the 100 and never sends the body. The wrapper is put on the
+// server's own http.Request, and net/http looks at that request's Body
+// after the handler to decide whether to read the rest of an unread body,
+// to close the connection or to send 100 Continue; so at the end of the
+// request the server's body goes back in place, and a handler that
+// ignores the body is answered at once, as on plain net/http. BodyLimit
+// sets a route's limit, as middleware.
 //
 // Memory: ReadBody and ReadJSON read the body into chunks allocated as
 // data arrives, 16 KiB first, then each as large as the bytes received
@@ -51,14 +51,16 @@ import (
 // request with a body (a handler may keep Request().Body past its request;
 // a pooled reader would then read the next request's body).
 type bodyReader struct {
-	r     io.ReadCloser            // the server's body
-	rc    *http.ResponseController // the server's writer, for read deadlines
-	limit int64                    // 0: none
-	read  int64                    // bytes returned so far
-	rate  DataRate                 // the minimum rate; zero: none
-	spent time.Duration            // time spent waiting in Read, the rate's clock
-	eof   bool
-	err   error // sticky: the limit or rate error
+	r      io.ReadCloser            // the server's body
+	h      http.Header              // the server's response header, for Connection: close
+	length int64                    // the announced Content-Length, -1 when unknown
+	rc     *http.ResponseController // the server's writer, for read deadlines
+	limit  int64                    // 0: none
+	read   int64                    // bytes returned so far
+	rate   DataRate                 // the minimum rate; zero: none
+	spent  time.Duration            // time spent waiting in Read, the rate's clock
+	eof    bool
+	err    error // sticky: the limit or rate error
 }
 
 // Read reads from the body within the limit and the rate. The rate's
@@ -67,6 +69,10 @@ type bodyReader struct {
 func (b *bodyReader) Read(p []byte) (int, error) {
 	if b.err != nil {
 		return 0, b.err
+	}
+	if b.limit > 0 && b.length > b.limit {
+		// Refused before a byte is read: net/http sends no 100 Continue.
+		return 0, b.refuse()
 	}
 	if b.limit > 0 && int64(len(p)) > b.limit-b.read+1 {
 		p = p[:b.limit-b.read+1] // one byte past the limit tells it is exceeded
@@ -95,10 +101,17 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	if b.limit > 0 && b.read > b.limit {
 		n -= int(b.read - b.limit)
 		b.read = b.limit
-		b.err = &http.MaxBytesError{Limit: b.limit}
-		return n, b.err
+		return n, b.refuse()
 	}
 	return n, err
+}
+
+// refuse makes the body fail for its size from now on; the connection
+// closes after the answer, since the rest of the body is not read.
+func (b *bodyReader) refuse() error {
+	b.h.Set("Connection", "close")
+	b.err = &http.MaxBytesError{Limit: b.limit}
+	return b.err
 }
 
 // Close closes the server's body.
@@ -123,7 +136,8 @@ func (c *state) limitBody() {
 	if c.body != nil || r.Body == nil || r.Body == http.NoBody || (c.bodyLimit <= 0 && c.readRate.BytesPerSecond <= 0) {
 		return
 	}
-	c.body = &bodyReader{r: r.Body, rc: http.NewResponseController(c.writer.w), limit: c.bodyLimit, rate: c.readRate}
+	c.body = &bodyReader{r: r.Body, rc: http.NewResponseController(c.writer.w), h: c.writer.w.Header(),
+		length: r.ContentLength, limit: c.bodyLimit, rate: c.readRate}
 	c.bodyReq = r
 	r.Body = c.body
 	c.writer.body = c.body
@@ -141,16 +155,23 @@ func (c *state) restoreBody() {
 	c.body, c.bodyReq = nil, nil
 }
 
-// refuseLength answers a request whose announced body is over the limit:
-// 413 and Connection: close, before the body is read. It reports whether
-// it did.
-func (c *state) refuseLength() bool {
-	if n := c.request.ContentLength; n <= c.bodyLimit || c.bodyLimit <= 0 {
-		return false
+// BodyLimit returns middleware that sets the body limit of the routes it
+// is installed on, in place of WithBodyLimit's: a larger one for an
+// upload, a smaller one for a small JSON API. 0 means no limit; a
+// negative size panics.
+func BodyLimit(n int64) Handler {
+	if n < 0 {
+		panic(fmt.Sprintf("vireo: BodyLimit: negative size %d", n))
 	}
-	c.writer.Header().Set("Connection", "close")
-	c.StopWithError(&HTTPError{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body larger than %d bytes", c.bodyLimit)})
-	return true
+	return stateHandler(func(c *state, ctx Context) {
+		c.bodyLimit = n
+		if c.body != nil {
+			c.body.limit = n
+		} else {
+			c.limitBody()
+		}
+		c.next(ctx)
+	})
 }
 
 // bodyError classifies a read error: 413 for the size limit, else 400.
@@ -176,11 +197,7 @@ func (c *state) readAll(what string) ([]byte, error) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
-	limit := c.bodyLimit
-	if n := r.ContentLength; n > limit && limit > 0 {
-		return nil, &HTTPError{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body larger than %d bytes", limit)}
-	}
-	c.limitBody()
+	c.limitBody() // refuses a Content-Length over the limit before reading
 	b, err := readGrowing(r.Body, r.ContentLength)
 	if err != nil {
 		return nil, bodyError(err, what)

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -189,6 +190,21 @@ func TestEarlyAnswers(t *testing.T) {
 		c.Text(strconv.Itoa(len(b)))
 	})
 	app.Post("/ignore", func(c Context) { c.Text("ignored") })
+	app.Post("/upload-large", BodyLimit(4<<20), func(c Context) {
+		b, err := c.ReadBody()
+		if err != nil {
+			c.StopWithError(err)
+			return
+		}
+		c.Text(strconv.Itoa(len(b)))
+	})
+	app.Post("/tiny", BodyLimit(100), func(c Context) {
+		if _, err := io.ReadAll(c.Request().Body); err != nil {
+			c.StopWithError(bodyError(err, "reading"))
+			return
+		}
+		c.Text("read")
+	})
 	addr, done := startServer(t, app)
 	defer func() { app.Shutdown(context.Background()); <-done }()
 
@@ -221,6 +237,13 @@ func TestEarlyAnswers(t *testing.T) {
 				t.Errorf("answered after %v, want at once", took)
 			}
 		})
+	}
+	// Per route: BodyLimit raises and lowers the application's limit.
+	for path, want := range map[string]string{"/upload-large": "HTTP/1.1 200", "/tiny": "HTTP/1.1 413"} {
+		head := fmt.Sprintf("POST %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: %d\r\n\r\n", path, 2000000)
+		if got, _ := rawExchange(t, addr, head, strings.Repeat("a", 2000000), 3*time.Second); !strings.HasPrefix(got, want) {
+			t.Errorf("%s with 2 MB: %.40q, want %s", path, got, want)
+		}
 	}
 	// A body within the limit is still read, Expect: 100-continue included.
 	res, err := http.Post("http://"+addr+"/upload", "text/plain", strings.NewReader(strings.Repeat("a", 1000)))

@@ -88,12 +88,12 @@
 //
 // The Context's body readers accept at most DefaultBodyLimit bytes, 4 MiB
 // (WithBodyLimit), and ReadJSON only a body sent as JSON (Content-Type
-// application/json or +json), which a cross-site HTML form cannot send. A
-// request whose Content-Length is over the limit gets 413 with
-// Connection: close as soon as it is routed, before any handler runs and
-// without 100 Continue, so the client does not upload a body that would be
-// refused; a handler that ignores a body is answered at once, as on plain
-// net/http. ReadBody and ReadJSON grow their buffer as the body arrives
+// application/json or +json), which a cross-site HTML form cannot send;
+// the BodyLimit middleware sets a route's limit. A request whose
+// Content-Length is over the limit gets 413 with Connection: close at the
+// first read of its body, before a byte of it is read and without 100
+// Continue, so the client does not upload a body that would be refused; a
+// handler that ignores a body is answered at once, as on plain net/http. ReadBody and ReadJSON grow their buffer as the body arrives
 // instead of allocating the announced length, so announcing 4 MiB and
 // sending a byte costs kilobytes.
 //
