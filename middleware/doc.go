@@ -1,6 +1,7 @@
 // Package middleware holds Vireo middleware, one file a middleware: CORS,
-// compression, request IDs, timeouts, basic and bearer authentication, rate
-// limiting, secure headers and CSRF protection.
+// compression, request decompression, request IDs, timeouts, basic and
+// bearer authentication, rate limiting, secure headers and CSRF
+// protection.
 //
 // Every middleware is built by a constructor taking functional options,
 // X(opts ...XOption) (core.Handler, error), with a MustX twin that panics on
@@ -33,6 +34,10 @@
 //     origin (Sec-Fetch-Site, Origin) are refused before the token is
 //     looked at; the token is masked afresh in every response, so a
 //     compressed page does not leak it (BREACH, see Compress).
+//   - Decompress: the decoded size of a compressed request body is
+//     bounded (core.DefaultBodyLimit by default), so a gzip bomb of a few
+//     kilobytes is answered 413 after decoding at most the limit; unknown
+//     encodings get 415.
 //
 // # Cost
 //
