@@ -56,7 +56,7 @@ var bigText = strings.Repeat("Vireo compresses this line. ", 100) // 2800 bytes
 func compressApp(t testing.TB, opts ...CompressOption) *core.Application {
 	t.Helper()
 	app := core.New(core.WithStartupOutput(nil), core.WithLogger(discardLogger()))
-	app.UseRouter(MustCompress(opts...))
+	app.UseBeforeRouting(MustCompress(opts...))
 	app.Get("/text", func(ctx core.Context) { ctx.WriteString(bigText) })
 	app.Get("/small", func(ctx core.Context) { ctx.WriteString("tiny") })
 	app.Get("/json", func(ctx core.Context) {
@@ -201,7 +201,7 @@ func TestCompressRoundTrip(t *testing.T) {
 func TestCompressHeadMirrorsGet(t *testing.T) {
 	app := compressApp(t)
 	app2 := core.New(core.WithStartupOutput(nil), core.WithLogger(discardLogger()))
-	app2.UseRouter(MustCompress())
+	app2.UseBeforeRouting(MustCompress())
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "page.html"), []byte("<p>"+bigText+"</p>"), 0o644); err != nil {
 		t.Fatal(err)
@@ -273,7 +273,7 @@ func TestCompressNegotiation(t *testing.T) {
 				opts = append(opts, WithEncodings(tt.prefs...))
 			}
 			app := core.New(core.WithStartupOutput(nil))
-			app.UseRouter(MustCompress(opts...))
+			app.UseBeforeRouting(MustCompress(opts...))
 			app.Get("/", func(ctx core.Context) { ctx.WriteString(bigText) })
 			req := httptest.NewRequest("GET", "/", nil)
 			if tt.accept != "" {
@@ -303,7 +303,7 @@ func TestCompressOptions(t *testing.T) {
 	}
 	// Min size 0 and a narrower type list.
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(MustCompress(WithMinSize(0), WithContentTypes("application/json"), WithLevel("gzip", 9)))
+	app.UseBeforeRouting(MustCompress(WithMinSize(0), WithContentTypes("application/json"), WithLevel("gzip", 9)))
 	app.Get("/j", func(ctx core.Context) {
 		ctx.SetResponseHeader("Content-Type", "application/json")
 		ctx.WriteString("{}")
@@ -327,7 +327,7 @@ func TestCompressFlushStreams(t *testing.T) {
 		t.Run(enc, func(t *testing.T) {
 			next := make(chan struct{})
 			app := core.New(core.WithStartupOutput(nil))
-			app.UseRouter(MustCompress())
+			app.UseBeforeRouting(MustCompress())
 			app.Get("/events", func(ctx core.Context) {
 				ctx.SetResponseHeader("Content-Type", "text/event-stream")
 				for i := 0; i < 3; i++ {
@@ -383,7 +383,7 @@ func TestCompressFlushStreams(t *testing.T) {
 // plain, and the pooled writer serves the next request normally.
 func TestCompressPanic(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil), core.WithLogger(discardLogger()))
-	app.UseRouter(MustCompress())
+	app.UseBeforeRouting(MustCompress())
 	app.Get("/p", func(ctx core.Context) { ctx.WriteString("x"); panic("boom") })
 	app.Get("/ok", func(ctx core.Context) { ctx.WriteString(bigText) })
 	for _, path := range []string{"/p", "/ok"} {
@@ -408,7 +408,7 @@ func BenchmarkCompress(b *testing.B) {
 	for _, enc := range []string{"none", "gzip", "br", "zstd"} {
 		b.Run(enc, func(b *testing.B) {
 			app := core.New(core.WithStartupOutput(nil))
-			app.UseRouter(MustCompress())
+			app.UseBeforeRouting(MustCompress())
 			app.Get("/data", func(ctx core.Context) {
 				ctx.SetResponseHeader("Content-Type", "application/json")
 				ctx.Write(payload)
@@ -427,7 +427,7 @@ func BenchmarkCompress(b *testing.B) {
 func TestCompressSSE(t *testing.T) {
 	next := make(chan struct{})
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(MustCompress())
+	app.UseBeforeRouting(MustCompress())
 	app.Get("/events", func(ctx core.Context) {
 		s, err := ctx.SSE()
 		if err != nil {

@@ -126,7 +126,7 @@ func (s CSRFCookieStore) mac(ctx core.Context, token string) string {
 // Token returns the token of the cookie, or "" when there is none or its
 // signature is not the server's.
 func (s CSRFCookieStore) Token(ctx core.Context) string {
-	v, _ := ctx.Cookie(s.name(ctx))
+	v, _ := ctx.RequestCookie(s.name(ctx))
 	token, sig, ok := strings.Cut(v, ".")
 	if !ok || token == "" || len(s.Key) == 0 || !hmac.Equal([]byte(sig), []byte(s.mac(ctx, token))) {
 		return ""

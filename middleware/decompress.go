@@ -104,7 +104,7 @@ func (m *decompress) serve(ctx core.Context) {
 			case "gzip", "x-gzip", "br", "zstd":
 				names = append(names, name)
 			default:
-				ctx.Header()["Accept-Encoding"] = decodingsAccepted
+				ctx.ResponseHeader()["Accept-Encoding"] = decodingsAccepted
 				ctx.StopWithError(core.NewHTTPError(http.StatusUnsupportedMediaType, "unsupported Content-Encoding "+name+" (gzip, br and zstd are)"))
 				return
 			}

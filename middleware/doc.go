@@ -6,11 +6,11 @@
 // Every middleware is built by a constructor taking functional options,
 // X(opts ...XOption) (core.Handler, error), with a MustX twin that panics on
 // an invalid option. Install router-wide middleware (request IDs, CORS,
-// secure headers, compression) with Application.UseRouter so that
+// secure headers, compression) with Application.UseBeforeRouting so that
 // unmatched requests, preflights and error pages get it too, and the rest
-// with Use, on a party or on a route.
+// with Use, on a group or on a route.
 //
-//	app.UseRouter(
+//	app.UseBeforeRouting(
 //		middleware.MustRequestID(),
 //		middleware.MustSecureHeaders(),
 //		middleware.MustCORS(middleware.WithAllowedOrigins("https://app.example.com")),
@@ -38,6 +38,19 @@
 //     bounded (core.DefaultBodyLimit by default), so a gzip bomb of a few
 //     kilobytes is answered 413 after decoding at most the limit; unknown
 //     encodings get 415.
+//
+// # Several instances
+//
+// Behind a load balancer, RateLimit's default store counts per instance,
+// so n instances let n times the rate through; the Redis store of the
+// module github.com/vireo-go/vireo/middleware/ratelimit/redis shares the
+// buckets (one atomic script per request, the same headers), and fails
+// closed (503) while Redis is down unless RateLimit is given WithFailOpen.
+// The client address behind the balancer comes from
+// core.WithTrustedProxies; CSRF tokens work across instances with the
+// default cookie store when every instance has the same
+// CSRFCookieStore.Key (the default key is random per process), or kept in
+// a shared session (see _examples/cluster).
 //
 // # Cost
 //

@@ -1,7 +1,7 @@
 // Rate limiting.
 //
 // RateLimit gives every key (the client's IP address by default, as
-// core.Context.RemoteAddr reports it under the trusted-proxy rules, or what
+// core.Context.ClientIP reports it under the trusted-proxy rules, or what
 // a key func returns) a token bucket: rate tokens a second, burst at most.
 // A request takes a token; without one it is stopped with 429, Retry-After
 // (seconds until the next token) and the RateLimit-* headers that every
@@ -15,7 +15,15 @@
 // as a new key's), and when too few are full drops an arbitrary eighth of
 // the shard (Go's randomised map order picks them, so a client cannot
 // aim at others' keys). Dropping a busy key only forgives it a burst.
-// Another store (Redis, for several servers) implements RateStore.
+// Another store implements RateStore: the module
+// github.com/vireo-go/vireo/middleware/ratelimit/redis keeps the buckets in
+// Redis, so that several instances behind a load balancer share one limit.
+//
+// A store that fails (Redis unreachable) fails closed by default: the
+// request is stopped with 503 Service Unavailable, so a limit that guards a
+// login form or a costly endpoint never lapses with the store. WithFailOpen
+// lets such requests through instead, without RateLimit headers, for limits
+// that protect capacity rather than security.
 
 package middleware
 
@@ -145,6 +153,7 @@ type rateConfig struct {
 	maxKeys   int
 	store     RateStore
 	key       func(ctx core.Context) string
+	failOpen  bool
 }
 
 // WithRate sets the rate (tokens a second) and the burst of the buckets of
@@ -172,8 +181,14 @@ func WithRateStore(s RateStore) RateLimitOption {
 	}
 }
 
+// WithFailOpen lets a request through, without RateLimit headers, when the
+// store returns an error; by default such a request is stopped with 503.
+func WithFailOpen() RateLimitOption {
+	return func(c *rateConfig) error { c.failOpen = true; return nil }
+}
+
 // WithKeyFunc sets what a bucket belongs to (default the client IP,
-// ctx.RemoteAddr). A request for which fn returns "" is not limited.
+// ctx.ClientIP). A request for which fn returns "" is not limited.
 func WithKeyFunc(fn func(ctx core.Context) string) RateLimitOption {
 	return func(c *rateConfig) error {
 		if fn == nil {
@@ -187,7 +202,7 @@ func WithKeyFunc(fn func(ctx core.Context) string) RateLimitOption {
 // RateLimit returns rate-limiting middleware, or an error for an invalid
 // configuration (WithRate or WithRateStore is required).
 func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
-	cfg := rateConfig{key: (core.Context).RemoteAddr}
+	cfg := rateConfig{key: (core.Context).ClientIP}
 	for _, opt := range opts {
 		if opt == nil {
 			return nil, errors.New("middleware: RateLimit: nil option")
@@ -228,10 +243,14 @@ func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
 		}
 		res, err := store.Take(key, time.Now())
 		if err != nil {
+			if cfg.failOpen {
+				ctx.Next()
+				return
+			}
 			ctx.StopWithError(&core.HTTPError{Code: http.StatusServiceUnavailable, Message: "rate limiter unavailable", Err: err})
 			return
 		}
-		h := ctx.Header()
+		h := ctx.ResponseHeader()
 		h["Ratelimit-Limit"] = num(res.Limit)
 		h["Ratelimit-Remaining"] = num(res.Remaining)
 		h["Ratelimit-Reset"] = num(ceilSeconds(res.Reset))

@@ -32,7 +32,7 @@ func TestRateLimit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := core.New(core.WithStartupOutput(nil), core.WithTrustedProxies("X-Forwarded-For", "10.0.0.0/8"))
-			app.UseRouter(MustRateLimit(tt.opts...))
+			app.UseBeforeRouting(MustRateLimit(tt.opts...))
 			app.Get("/", func(ctx core.Context) { ctx.WriteString("ok") })
 			got429 := 0
 			for i := 0; i < tt.requests; i++ {
@@ -109,13 +109,27 @@ func (failingStore) Take(string, time.Time) (RateResult, error) {
 }
 
 func TestRateLimitStoreError(t *testing.T) {
-	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(MustRateLimit(WithRateStore(failingStore{})))
-	app.Get("/", func(ctx core.Context) {})
-	rec := httptest.NewRecorder()
-	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
-	if rec.Code != 503 {
-		t.Errorf("status %d", rec.Code)
+	for _, tc := range []struct {
+		name   string
+		opts   []RateLimitOption
+		status int
+	}{
+		{"fails closed by default", nil, 503},
+		{"WithFailOpen lets it through", []RateLimitOption{WithFailOpen()}, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := core.New(core.WithStartupOutput(nil))
+			app.UseBeforeRouting(MustRateLimit(append(tc.opts, WithRateStore(failingStore{}))...))
+			app.Get("/", func(ctx core.Context) { ctx.WriteString("ok") })
+			rec := httptest.NewRecorder()
+			app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+			if rec.Code != tc.status {
+				t.Errorf("status %d, want %d", rec.Code, tc.status)
+			}
+			if h := rec.Header().Get("RateLimit-Remaining"); h != "" {
+				t.Errorf("RateLimit-Remaining %q on a request the store could not count", h)
+			}
+		})
 	}
 	for i, opts := range [][]RateLimitOption{nil, {WithRateStore(nil)}, {WithKeyFunc(nil)}, {WithRate(-1, 1)}} {
 		if _, err := RateLimit(opts...); err == nil {
@@ -138,7 +152,7 @@ func TestRateLimitLargeBurst(t *testing.T) {
 			t.Fatalf("burst %d: %v", burst, err)
 		}
 		app := core.New(core.WithStartupOutput(nil))
-		app.UseRouter(h)
+		app.UseBeforeRouting(h)
 		app.Get("/", func(ctx core.Context) {})
 		rec := httptest.NewRecorder()
 		app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))

@@ -145,7 +145,7 @@ func newApp(cfg config) *vireo.Application {
 	// CORS preflights included. The order matters: the logger sees the
 	// request ID; CORS headers are on 429s too, so that browsers can read
 	// them; compression wraps everything written after it, error pages too.
-	app.UseRouter(
+	app.UseBeforeRouting(
 		vireo.RequestLogger(logger),
 		middleware.MustRequestID(),
 		middleware.MustSecureHeaders(),
@@ -163,7 +163,7 @@ func newApp(cfg config) *vireo.Application {
 	app.Get("/healthz", func(ctx vireo.Context) { ctx.Text("ok") })
 
 	items := newStore()
-	api := app.Party("/api")
+	api := app.Group("/api")
 	api.Get("/items", func(ctx vireo.Context) { ctx.JSON(items.list()) })
 	api.Post("/items", func(ctx vireo.Context) {
 		var in newItem
