@@ -25,6 +25,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"time"
 
@@ -65,6 +66,8 @@ type (
 	// DataRate is a minimum data rate with a grace period, for request
 	// bodies and responses.
 	DataRate = core.DataRate
+	// UploadLimits bounds the multipart forms the Context parses.
+	UploadLimits = core.UploadLimits
 	// ViewEngine is the template engine interface Context.View renders
 	// through; the view package's engines implement it.
 	ViewEngine = core.ViewEngine
@@ -131,6 +134,11 @@ const (
 	DefaultMinBytesPerSecond = core.DefaultMinBytesPerSecond
 	// DefaultDataRateGrace is the grace period of the default data rates.
 	DefaultDataRateGrace = core.DefaultDataRateGrace
+	// DefaultUploadMemory is how much of a multipart form's files is held
+	// in memory before temporary files.
+	DefaultUploadMemory = core.DefaultUploadMemory
+	// DefaultUploadParts is the most parts a multipart form may have.
+	DefaultUploadParts = core.DefaultUploadParts
 	// DefaultIdleTimeout bounds the wait for the next request on a
 	// keep-alive connection.
 	DefaultIdleTimeout = core.DefaultIdleTimeout
@@ -220,6 +228,13 @@ func WithMinRequestBodyRate(r DataRate) Option { return core.WithMinRequestBodyR
 // responses that can block (default DefaultMinBytesPerSecond after
 // DefaultDataRateGrace; the zero DataRate: none).
 func WithMinResponseRate(r DataRate) Option { return core.WithMinResponseRate(r) }
+
+// WithUploadLimits sets the limits of multipart forms (memory, file size,
+// parts); the total is the body limit.
+func WithUploadLimits(l UploadLimits) Option { return core.WithUploadLimits(l) }
+
+// SaveFile copies an uploaded file to dst, a path the server chooses.
+func SaveFile(fh *multipart.FileHeader, dst string) error { return core.SaveFile(fh, dst) }
 
 // BodyLimit returns middleware setting the body limit of the routes it is
 // installed on (0: none).

@@ -58,8 +58,9 @@ type Application struct {
 	// configuration, set by Options
 	logger          *slog.Logger
 	bodyLimit       int64
-	readRate        DataRate // WithMinRequestBodyRate
-	writeRate       DataRate // WithMinResponseRate
+	uploads         UploadLimits // WithUploadLimits
+	readRate        DataRate     // WithMinRequestBodyRate
+	writeRate       DataRate     // WithMinResponseRate
 	trailingSlash   TrailingSlash
 	pathValues      bool
 	errorDetails    bool
@@ -110,6 +111,7 @@ func New(opts ...Option) *Application {
 	app := &Application{
 		logger:          slog.Default(),
 		bodyLimit:       DefaultBodyLimit,
+		uploads:         UploadLimits{Memory: DefaultUploadMemory, Parts: DefaultUploadParts},
 		readRate:        defaultDataRate,
 		writeRate:       defaultDataRate,
 		startupOut:      os.Stdout,

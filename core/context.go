@@ -108,6 +108,9 @@ func (c *state) release() (reusable bool) {
 	if c.pins.Load() != 0 && !c.drain() {
 		return false
 	}
+	if c.request.MultipartForm != nil {
+		c.removeUploads()
+	}
 	if c.bodyReq != nil {
 		c.restoreBody()
 	}

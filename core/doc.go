@@ -100,6 +100,13 @@
 // instead of allocating the announced length, so announcing 4 MiB and
 // sending a byte costs kilobytes.
 //
+// Uploads (MultipartForm, FormFile, SaveFile) keep the body limit as their
+// total, hold at most 8 MiB of file data in memory (DefaultUploadMemory;
+// the rest goes to temporary files, removed when the request ends), accept
+// files up to the body limit and at most 100 parts (DefaultUploadParts):
+// WithUploadLimits changes them, BodyLimit raises a route's total. An
+// upload route names its files itself; the client's file name is data.
+//
 // # Errors
 //
 // A handler reports failure in one way: ctx.StopWithError(err). The status
