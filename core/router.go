@@ -39,6 +39,10 @@ type Route struct {
 	maxParams int
 	params    []RouteParam // the pattern's parameters, set when it parses
 	err       error
+
+	doc    RouteDoc // what the OpenAPI document says of the route
+	input  *binder  // a typed handler's input plan, nil for other routes
+	hidden bool     // left out of the OpenAPI document (the document's own route)
 }
 
 // Params returns the parameters of the route's full pattern (party prefixes
