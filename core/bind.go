@@ -78,6 +78,11 @@ type binder struct {
 	typ    reflect.Type
 	fields []boundField
 	body   bool // the struct has body fields
+	// mayRefuse: a request can be refused with 400 before validation (a
+	// body, a query, header or cookie value, a path value whose pattern
+	// type does not guarantee the field's parse); validated: a field has a
+	// validate tag, which a Validator may refuse.
+	mayRefuse, validated bool
 }
 
 // bodyless are the methods whose requests carry no body a handler reads.
@@ -115,7 +120,8 @@ func (b *binder) walk(t reflect.Type, base uintptr, method string, params []Rout
 			if bodyless[method] {
 				return fmt.Errorf("typed handler input %s: field %s has no path, query, header or cookie tag, and a %s request has no body (tag it, or give it json:\"-\")", b.typ, f.Name, method)
 			}
-			b.body = true
+			b.body, b.mayRefuse = true, true
+			b.validated = b.validated || f.Tag.Get("validate") != ""
 			continue
 		}
 		if !f.IsExported() {
@@ -125,6 +131,7 @@ func (b *binder) walk(t reflect.Type, base uintptr, method string, params []Rout
 			return fmt.Errorf("typed handler input %s: field %s: empty %s tag", b.typ, f.Name, src)
 		}
 		bf := boundField{name: name, src: src, offset: base + f.Offset, field: f}
+		b.validated = b.validated || f.Tag.Get("validate") != ""
 		if src == fromHeader {
 			bf.name = http.CanonicalHeaderKey(name)
 		}
@@ -138,6 +145,9 @@ func (b *binder) walk(t reflect.Type, base uintptr, method string, params []Rout
 			if bf.index < 0 {
 				return fmt.Errorf("typed handler input %s: field %s: the pattern has no parameter {%s}", b.typ, f.Name, name)
 			}
+			b.mayRefuse = b.mayRefuse || !parseGuaranteed(params[bf.index].Type, f.Type.Kind())
+		} else {
+			b.mayRefuse = true
 		}
 		var err error
 		bf.set, bf.reset, bf.multi, err = setterFor(f.Type)
@@ -162,6 +172,26 @@ func (b *binder) walk(t reflect.Type, base uintptr, method string, params []Rout
 		b.fields = append(b.fields, bf)
 	}
 	return nil
+}
+
+// parseGuaranteed reports whether every value a pattern parameter of type
+// pt matches parses into a field of kind k.
+func parseGuaranteed(pt ParamType, k reflect.Kind) bool {
+	switch k {
+	case reflect.String:
+		return true
+	case reflect.Int:
+		return pt == ParamInt || pt == ParamInt64 && strconv.IntSize == 64
+	case reflect.Int64:
+		return pt == ParamInt || pt == ParamInt64
+	case reflect.Uint:
+		return pt == ParamUint || pt == ParamUint64 && strconv.IntSize == 64
+	case reflect.Uint64:
+		return pt == ParamUint || pt == ParamUint64
+	case reflect.Bool:
+		return pt == ParamBool
+	}
+	return false
 }
 
 // defaultValues splits the default of a repeated parameter at commas.
@@ -342,7 +372,7 @@ func intSetter[T int | int8 | int16 | int32 | int64](bits int) setter {
 	return func(p unsafe.Pointer, s string) error {
 		n, err := strconv.ParseInt(s, 10, bits)
 		if err != nil {
-			return fmt.Errorf("must be an integer of %d bits", bits)
+			return rangeError(err, "must be an integer", int64(-1)<<(bits-1), int64(1)<<(bits-1)-1)
 		}
 		*(*T)(p) = T(n)
 		return nil
@@ -353,11 +383,20 @@ func uintSetter[T uint | uint8 | uint16 | uint32 | uint64](bits int) setter {
 	return func(p unsafe.Pointer, s string) error {
 		n, err := strconv.ParseUint(s, 10, bits)
 		if err != nil {
-			return fmt.Errorf("must be a non-negative integer of %d bits", bits)
+			return rangeError(err, "must be a non-negative integer", 0, uint64(1)<<bits-1)
 		}
 		*(*T)(p) = T(n)
 		return nil
 	}
+}
+
+// rangeError is the reason for a number that does not parse: what it must
+// be, and its bounds when it is out of range.
+func rangeError(err error, what string, lo, hi any) error {
+	if errors.Is(err, strconv.ErrRange) {
+		return fmt.Errorf("must be an integer between %d and %d", lo, hi)
+	}
+	return errors.New(what)
 }
 
 func floatSetter[T float32 | float64](bits int) setter {

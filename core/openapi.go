@@ -6,10 +6,10 @@
 // handler's query, header and cookie parameters and its body from its
 // input struct, its success answer from its output type, and what the
 // route's RouteDoc adds. Named struct types become components/schemas
-// (package openapi generates them). Error answers are Problem Details
-// (RFC 9457, application/problem+json, with the per-field "errors" of a
-// ValidationError): 400 for an input that can be refused, 413 and 415 for
-// one with a body, and the statuses the route declares with Errors. A plain
+// (package openapi generates them). Error answers are documented as the
+// error model writes them (openapi_errors.go): 400 for an input that can
+// be refused, 413 and 415 for one with a body, and the statuses the route
+// declares with Errors. A plain
 // route documents only what its RouteDoc says; with no answer declared it
 // gets the "default" one. CONNECT routes, which OpenAPI cannot express,
 // and the document's own route are left out.
@@ -79,41 +79,15 @@ func (app *Application) serveOpenAPI() {
 // generateOpenAPI makes the document and its JSON.
 func (app *Application) generateOpenAPI() {
 	st := &app.openapi
-	st.doc, st.err = buildDocument(app.routes, st.info)
+	st.doc, st.err = buildDocument(app.routes, st.info, app.validator != nil)
 	if st.err == nil {
 		st.json, st.err = json.Marshal(st.doc)
 	}
 }
 
-// problemRef is the schema of every error answer.
-var problemRef = &openapi.Schema{Ref: "#/components/schemas/ProblemDetails"}
-
-// problemSchema is RFC 9457's Problem Details with Vireo's members.
-func problemSchema() *openapi.Schema {
-	str := func(format, desc string) *openapi.Schema {
-		return &openapi.Schema{Types: []string{"string"}, Format: format, Description: desc}
-	}
-	return &openapi.Schema{
-		Types:       []string{"object"},
-		Description: "An error, as RFC 9457 Problem Details.",
-		Properties: map[string]*openapi.Schema{
-			"type":      str("uri-reference", "A URI reference that identifies the problem type."),
-			"title":     str("", "A short summary of the problem type."),
-			"status":    {Types: []string{"integer"}, Description: "The HTTP status code."},
-			"detail":    str("", "What went wrong with this request."),
-			"instance":  str("uri-reference", "The request the problem occurred in."),
-			"requestId": str("", "The request's ID."),
-			"errors": {
-				Types:                []string{"object"},
-				Description:          "Each invalid field (by its JSON name) and why.",
-				AdditionalProperties: &openapi.Schema{Types: []string{"string"}},
-			},
-		},
-	}
-}
-
-// buildDocument describes routes.
-func buildDocument(routes []*Route, info openapi.Info) (*openapi.Document, error) {
+// buildDocument describes routes; validating says whether the
+// application has a Validator, whose refusals are 400s.
+func buildDocument(routes []*Route, info openapi.Info, validating bool) (*openapi.Document, error) {
 	if info.Title == "" {
 		info.Title = "API"
 	}
@@ -144,7 +118,7 @@ func buildDocument(routes []*Route, info openapi.Info) (*openapi.Document, error
 		if slot == nil {
 			continue // CONNECT and methods OpenAPI has no field for
 		}
-		op, usesProblems, err := operation(g, rt)
+		op, usesProblems, err := operation(g, rt, validating)
 		if err != nil {
 			return nil, &RegistrationError{Method: rt.Method, Pattern: rt.Pattern, Err: fmt.Errorf("OpenAPI: %w", err)}
 		}
@@ -158,10 +132,12 @@ func buildDocument(routes []*Route, info openapi.Info) (*openapi.Document, error
 	}
 	schemas := g.Components()
 	if problems {
-		if _, taken := schemas["ProblemDetails"]; taken {
-			return nil, fmt.Errorf("vireo: OpenAPI: a type named ProblemDetails takes the name of the error schema")
+		for name, s := range errorSchemas() {
+			if _, taken := schemas[name]; taken {
+				return nil, fmt.Errorf("vireo: OpenAPI: a type named %s takes the name of an error schema", name)
+			}
+			schemas[name] = s
 		}
-		schemas["ProblemDetails"] = problemSchema()
 	}
 	if len(schemas) > 0 {
 		doc.Components = &openapi.Components{Schemas: schemas}
@@ -209,7 +185,7 @@ var paramSchemas = map[ParamType]func() *openapi.Schema{
 }
 
 // operation describes one route; usesProblems reports an error answer.
-func operation(g *openapi.Generator, rt *Route) (op *openapi.Operation, usesProblems bool, err error) {
+func operation(g *openapi.Generator, rt *Route, validating bool) (op *openapi.Operation, usesProblems bool, err error) {
 	d := rt.doc
 	op = &openapi.Operation{
 		Tags: d.Tags, Summary: d.Summary, Description: d.Description,
@@ -238,7 +214,7 @@ func operation(g *openapi.Generator, rt *Route) (op *openapi.Operation, usesProb
 			}
 			op.Parameters = append(op.Parameters, &openapi.Parameter{Name: f.name, In: f.src.String(), Required: required, Schema: s})
 		}
-		if len(b.fields) > 0 || b.body {
+		if b.mayRefuse || b.validated && validating {
 			errs = append(errs, http.StatusBadRequest)
 		}
 		if b.body {
@@ -279,7 +255,7 @@ func operation(g *openapi.Generator, rt *Route) (op *openapi.Operation, usesProb
 		}
 		op.Responses[key] = &openapi.Response{
 			Description: statusDescription(code),
-			Content:     map[string]*openapi.MediaType{"application/problem+json": {Schema: problemRef}},
+			Content:     errorContent(code),
 		}
 		usesProblems = true
 	}
@@ -303,13 +279,15 @@ func operationID(method, pattern string) string {
 	var b strings.Builder
 	b.WriteString(strings.ToLower(method))
 	dash := true
-	inType := false
+	inBrace, inType := false, false
 	for _, r := range pattern {
 		switch {
-		case r == ':' || r == '.':
-			inType = true // {id:int}, {rest...}: the type is not part of the name
+		case r == '{':
+			inBrace, dash = true, true
 		case r == '}':
-			inType = false
+			inBrace, inType = false, false
+		case inBrace && (r == ':' || r == '.'):
+			inType = true // {id:int}, {rest...}: the type is not part of the name
 		case inType:
 		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
 			if dash {
