@@ -88,6 +88,10 @@ fi
 step "sessions/redis (real redis-server)"
 (cd sessions/redis && go vet ./... && go test -race -count=1 ./...)
 
+step "validator module, and the api-server example (its own module: it imports validator)"
+(cd validator && go vet ./... && go test -race -count=1 ./...)
+(cd _examples/api-server && go vet ./... && go test -race -count=1 ./...)
+
 if [ -d _examples/sessions-redis ]; then
 	step "examples: sessions-redis (real redis-server)"
 	(cd _examples/sessions-redis && go vet ./... && go test -count=1 ./...)
