@@ -4,6 +4,8 @@
 package vireo
 
 import (
+	"reflect"
+
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/openapi"
 )
@@ -20,6 +22,9 @@ type (
 	ResponseDoc = core.ResponseDoc
 	// RouteOption documents a route: Summary, Description, Tags, Errors...
 	RouteOption = core.RouteOption
+	// Binder binds a struct from a request by its tags, as typed handlers
+	// do.
+	Binder = core.Binder
 )
 
 // DefaultOpenAPIPath is where WithOpenAPI serves the document when given
@@ -58,6 +63,12 @@ func Delete[In, Out any](r Registrar, pattern string, fn func(Context, In) (Out,
 // core.HandleTyped.
 func HandleTyped[In, Out any](r Registrar, method, pattern string, fn func(Context, In) (Out, error), opts ...RouteOption) *Route {
 	return core.HandleTyped(r, method, pattern, fn, opts...)
+}
+
+// NewBinder plans the binding of struct type t for the routes of method
+// whose pattern has params; see core.NewBinder.
+func NewBinder(t reflect.Type, method string, params []RouteParam) (*Binder, error) {
+	return core.NewBinder(t, method, params)
 }
 
 // Summary sets the one-line summary of a route.

@@ -85,8 +85,49 @@ type binder struct {
 	mayRefuse, validated bool
 }
 
-// bodyless are the methods whose requests carry no body a handler reads.
-var bodyless = map[string]bool{http.MethodGet: true, http.MethodHead: true, http.MethodDelete: true, http.MethodOptions: true, http.MethodTrace: true}
+// bodyless reports whether requests of method carry no body a handler
+// reads.
+func bodyless(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodDelete, http.MethodOptions, http.MethodTrace:
+		return true
+	}
+	return false
+}
+
+// Binder binds a struct from a request by its tags, as typed handlers do;
+// mvc binds the body parameters of controller methods with it.
+type Binder struct {
+	b   *binder
+	ptr reflect.Type
+}
+
+// NewBinder plans the binding of struct type t for the routes of method
+// whose pattern has params. Requests of a method without a body (GET,
+// HEAD, DELETE, OPTIONS, TRACE) leave the body fields zero.
+func NewBinder(t reflect.Type, method string, params []RouteParam) (*Binder, error) {
+	b, err := newBinder(t, method, params)
+	if err != nil {
+		return nil, err
+	}
+	return &Binder{b: b, ptr: reflect.PointerTo(t)}, nil
+}
+
+// Bind fills v, a non-nil pointer to a value of the planned type, from
+// ctx's request and validates it with the application's Validator. Its
+// errors are those of a typed handler's input (400, 413, 415).
+func (b *Binder) Bind(ctx Context, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Type() != b.ptr || rv.IsNil() {
+		return &HTTPError{Code: http.StatusInternalServerError, Err: fmt.Errorf("vireo: Binder.Bind needs a non-nil %s, got %T", b.ptr, v)}
+	}
+	s := ctx.enter()
+	if s == nil {
+		return ErrContextReleased
+	}
+	defer s.exit()
+	return b.b.bind(s, rv.UnsafePointer(), v)
+}
 
 // newBinder plans the binding of struct type t for a route of method with
 // params.
@@ -117,7 +158,7 @@ func (b *binder) walk(t reflect.Type, base uintptr, method string, params []Rout
 			if !f.IsExported() || f.Tag.Get("json") == "-" {
 				continue
 			}
-			if bodyless[method] {
+			if bodyless(method) {
 				return fmt.Errorf("typed handler input %s: field %s has no path, query, header or cookie tag, and a %s request has no body (tag it, or give it json:\"-\")", b.typ, f.Name, method)
 			}
 			b.body, b.mayRefuse = true, true
@@ -224,7 +265,7 @@ func isForm(contentType string) bool {
 // bind fills the input at p (v is the same pointer, for the decoders) from
 // c's request and validates it.
 func (b *binder) bind(c *state, p unsafe.Pointer, v any) error {
-	if b.body {
+	if b.body && !bodyless(c.request.Method) {
 		var err error
 		if isForm(c.request.Header.Get("Content-Type")) {
 			err = c.decodeForm(v)

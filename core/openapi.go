@@ -10,8 +10,8 @@
 // error model writes them (openapi_errors.go): 400 for an input that can
 // be refused, 413 and 415 for one with a body, and the statuses the route
 // declares with Errors. A plain
-// route documents only what its RouteDoc says; with no answer declared it
-// gets the "default" one. CONNECT routes, which OpenAPI cannot express,
+// route documents only what its RouteDoc says; with no success answer
+// declared it gets the "default" one. CONNECT routes, which OpenAPI cannot express,
 // and the document's own route are left out.
 //
 // The document is marshalled once; WithOpenAPI's route writes those bytes.
@@ -199,7 +199,13 @@ func operation(g *openapi.Generator, rt *Route, validating bool) (op *openapi.Op
 		op.Parameters = append(op.Parameters, &openapi.Parameter{Name: p.Name, In: "path", Required: true, Schema: paramSchemas[p.Type]()})
 	}
 	var errs []int
-	if b := rt.input; b != nil {
+	body := d.Body
+	form := false
+	if d.Input != nil {
+		b, err := newBinder(d.Input, rt.Method, rt.params)
+		if err != nil {
+			return nil, false, err
+		}
 		for i := range b.fields {
 			f := &b.fields[i]
 			if f.src == fromPath {
@@ -219,30 +225,35 @@ func operation(g *openapi.Generator, rt *Route, validating bool) (op *openapi.Op
 		}
 		if b.body {
 			errs = append(errs, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
+			body, form = b.typ, true
 		}
 	}
-	if d.Body != nil {
-		s, err := g.Schema(d.Body)
+	if body != nil {
+		s, err := g.Schema(body)
 		if err != nil {
 			return nil, false, err
 		}
 		op.RequestBody = &openapi.RequestBody{Required: true, Content: map[string]*openapi.MediaType{MIMEJSON: {Schema: s}}}
-		if rt.input != nil && rt.input.body {
+		if form {
 			op.RequestBody.Content["application/x-www-form-urlencoded"] = &openapi.MediaType{Schema: s}
 		}
 	}
 	for _, r := range d.Responses {
 		resp := &openapi.Response{Description: statusDescription(r.Status)}
+		ct := r.ContentType
+		if ct == "" {
+			ct = MIMEJSON
+		}
 		switch {
 		case r.Type == nil:
-		case r.Type.Kind() == reflect.String && rt.input == nil:
-			resp.Content = map[string]*openapi.MediaType{"text/plain": {Schema: &openapi.Schema{Types: []string{"string"}}}}
+		case ct != MIMEJSON && !strings.HasSuffix(ct, "+json"):
+			resp.Content = map[string]*openapi.MediaType{ct: {Schema: &openapi.Schema{Types: []string{"string"}}}}
 		default:
 			s, err := g.Schema(r.Type)
 			if err != nil {
 				return nil, false, err
 			}
-			resp.Content = map[string]*openapi.MediaType{MIMEJSON: {Schema: s}}
+			resp.Content = map[string]*openapi.MediaType{ct: {Schema: s}}
 		}
 		op.Responses[strconv.Itoa(r.Status)] = resp
 	}
@@ -259,8 +270,8 @@ func operation(g *openapi.Generator, rt *Route, validating bool) (op *openapi.Op
 		}
 		usesProblems = true
 	}
-	if len(op.Responses) == 0 {
-		op.Responses["default"] = &openapi.Response{Description: "The handler's answer (a plain handler that declares none)."}
+	if len(d.Responses) == 0 {
+		op.Responses["default"] = &openapi.Response{Description: "The handler's answer (not declared: a plain handler, or a result decided per request)."}
 	}
 	return op, usesProblems, nil
 }

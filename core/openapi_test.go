@@ -127,7 +127,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"plain route with text answer", at(m, "paths", "/healthz", "get"), `{"operationId":"get-healthz","responses":{"200":{"content":{"text/plain":{"schema":{"type":"string"}}},"description":"OK"}},"summary":"Liveness"}`},
 		{"plain route with declared body", at(m, "paths", "/raw/{rest}", "post", "requestBody"), `{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/docOwner"}}},"required":true}`},
 		{"plain route with two answers", at(m, "paths", "/raw/{rest}", "post", "responses"), `{"200":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/docOwner"}}},"description":"OK"},"204":{"description":"No Content"}}`},
-		{"plain route never omitted", at(m, "paths", "/plain", "get", "responses"), `{"default":{"description":"The handler's answer (a plain handler that declares none)."}}`},
+		{"plain route never omitted", at(m, "paths", "/plain", "get", "responses"), `{"default":{"description":"The handler's answer (not declared: a plain handler, or a result decided per request)."}}`},
 		{"CONNECT and the document's own route left out", []any{at(m, "paths", "/tunnel"), at(m, "paths", "/openapi.json")}, `[null,null]`},
 	}
 	for _, c := range checks {

@@ -28,7 +28,11 @@ type RouteDoc struct {
 	// Errors are the error statuses the route answers beyond those its
 	// input implies (400, 413, 415), each documented as Problem Details.
 	Errors []int
-	// Body is the type of the JSON request body, nil for none.
+	// Input is the struct bound by tags from the request, as HandleTyped
+	// binds it: its parameters and its body (typed handlers, mvc bodies).
+	Input reflect.Type
+	// Body is the type of the JSON request body of a route without Input
+	// (RequestBody), nil for none.
 	Body reflect.Type
 	// Responses are the success answers, by status; a nil Type is an
 	// answer without a body.
@@ -38,7 +42,10 @@ type RouteDoc struct {
 // ResponseDoc is one documented answer of a route.
 type ResponseDoc struct {
 	Status int
-	Type   reflect.Type // the JSON body's type; nil: no body
+	Type   reflect.Type // the body's type; nil: no body
+	// ContentType is the body's media type: "" for JSON; another media
+	// type (text/plain, text/html) is documented as a string.
+	ContentType string
 }
 
 // RouteOption documents a route; see Route.Describe and Get.
@@ -78,11 +85,16 @@ func RequestBody(v any) RouteOption {
 }
 
 // Returns declares a success answer of a plain route: its status and a
-// value of its JSON body's type, or nil for an answer without a body.
+// value of its JSON body's type, a string for a text/plain body, or nil for
+// an answer without a body.
 func Returns(code int, v any) RouteOption {
 	return func(d *RouteDoc) {
+		r := ResponseDoc{Status: code, Type: reflect.TypeOf(v)}
+		if _, ok := v.(string); ok {
+			r.ContentType = "text/plain"
+		}
 		d.Responses = slices.DeleteFunc(d.Responses, func(r ResponseDoc) bool { return r.Status == code })
-		d.Responses = append(d.Responses, ResponseDoc{Status: code, Type: reflect.TypeOf(v)})
+		d.Responses = append(d.Responses, r)
 	}
 }
 

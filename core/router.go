@@ -41,7 +41,6 @@ type Route struct {
 	err       error
 
 	doc    RouteDoc // what the OpenAPI document says of the route
-	input  *binder  // a typed handler's input plan, nil for other routes
 	hidden bool     // left out of the OpenAPI document (the document's own route)
 }
 

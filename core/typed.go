@@ -108,10 +108,7 @@ func HandleTyped[In, Out any](r Registrar, method, pattern string, fn func(Conte
 		return rt
 	}
 	h.binder = b
-	doc.Status = status
-	if b.body {
-		doc.Body = b.typ
-	}
+	doc.Status, doc.Input, doc.Body = status, b.typ, nil
 	if !hasResponse(doc.Responses, status) {
 		var t reflect.Type
 		if !noBody {
@@ -119,7 +116,7 @@ func HandleTyped[In, Out any](r Registrar, method, pattern string, fn func(Conte
 		}
 		doc.Responses = append([]ResponseDoc{{Status: status, Type: t}}, doc.Responses...)
 	}
-	rt.doc, rt.input = doc, b
+	rt.doc = doc
 	return rt
 }
 
