@@ -31,7 +31,6 @@ package core
 import (
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -256,10 +255,13 @@ func fieldSource(f reflect.StructField) (source, string, bool) {
 	return 0, "", false
 }
 
-// isForm reports whether contentType is a form media type.
+// isForm reports whether contentType is a form media type. It compares
+// the type before any parameter without parsing the parameters (which
+// mime.ParseMediaType would allocate a map for): the readers parse it.
 func isForm(contentType string) bool {
-	mt, _, err := mime.ParseMediaType(contentType)
-	return err == nil && (mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data")
+	mt, _, _ := strings.Cut(contentType, ";")
+	mt = strings.TrimSpace(mt)
+	return strings.EqualFold(mt, "application/x-www-form-urlencoded") || strings.EqualFold(mt, "multipart/form-data")
 }
 
 // bind fills the input at p (v is the same pointer, for the decoders) from

@@ -250,7 +250,7 @@ func (s *session) warm(ctx context.Context, p *planned, lv *live, d time.Duratio
 	if d <= 0 {
 		return nil
 	}
-	opts := bombardier.Options{URL: lv.proc.URL() + p.ep.Path, Connections: p.connections, Duration: d, Timeout: s.cfg.Timeout, Headers: lv.headers}
+	opts := bombardier.Options{Method: p.ep.Method, Body: p.ep.RequestBody, URL: lv.proc.URL() + p.ep.Path, Connections: p.connections, Duration: d, Timeout: s.cfg.Timeout, Headers: lv.headers}
 	lv.mem.start(sampleInterval)
 	_, err := s.load.run(ctx, opts)
 	lv.mem.stopSampling()
@@ -269,7 +269,7 @@ func (s *session) warm(ctx context.Context, p *planned, lv *live, d time.Duratio
 
 // measure performs one measured run of lv and appends it to its row.
 func (s *session) measure(ctx context.Context, p *planned, lv *live, round, step, steps int) error {
-	opts := bombardier.Options{URL: lv.proc.URL() + p.ep.Path, Connections: p.connections, Requests: p.requests,
+	opts := bombardier.Options{Method: p.ep.Method, Body: p.ep.RequestBody, URL: lv.proc.URL() + p.ep.Path, Connections: p.connections, Requests: p.requests,
 		Duration: p.duration, Timeout: s.cfg.Timeout, Headers: lv.headers}
 	run, err := s.load.measure(ctx, lv.proc, lv.mem, opts, round)
 	if err != nil {

@@ -35,7 +35,7 @@ const (
 )
 
 // Comparisons is the order comparisons run and appear in the report.
-var Comparisons = []string{"simple", "mvc", "templates", "sessions", "sessions-redis", "middleware"}
+var Comparisons = []string{"simple", "mvc", "templates", "sessions", "sessions-redis", "middleware", "json"}
 
 // Config is everything a run needs to know.
 type Config struct {

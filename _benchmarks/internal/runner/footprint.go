@@ -333,7 +333,7 @@ func (fm *footprinter) measureApp(ctx context.Context, p *planned, fa *fpApp) (b
 	// Warm-up with the comparison's load: its rate estimates the throughput.
 	mem := newMemSampler(fa.proc.Pid())
 	mem.start(sampleInterval)
-	rep, err := s.load.run(ctx, bombardier.Options{URL: fa.proc.URL() + p.ep.Path, Connections: p.connections,
+	rep, err := s.load.run(ctx, bombardier.Options{Method: p.ep.Method, Body: p.ep.RequestBody, URL: fa.proc.URL() + p.ep.Path, Connections: p.connections,
 		Duration: max(s.cfg.Warmup, time.Second), Timeout: s.cfg.Timeout})
 	mem.stopSampling()
 	if err != nil || rep.Result.Req2xx == 0 {
@@ -343,7 +343,7 @@ func (fm *footprinter) measureApp(ctx context.Context, p *planned, fa *fpApp) (b
 	fp.PeakRSSWarmupBytes = mem.Peak()
 	fp.RSSAfterWarmupBytes = groupRSS(fa.proc.Pid())
 
-	opts := bombardier.Options{URL: fa.proc.URL() + p.ep.Path, Connections: fm.settings.LowConnections,
+	opts := bombardier.Options{Method: p.ep.Method, Body: p.ep.RequestBody, URL: fa.proc.URL() + p.ep.Path, Connections: fm.settings.LowConnections,
 		Duration: p.duration, Timeout: s.cfg.Timeout}
 	rep, err = s.load.run(ctx, opts)
 	if err != nil || rep.Result.Req2xx == 0 {
@@ -371,12 +371,12 @@ func (fm *footprinter) fixedRate(ctx context.Context, p *planned, fa *fpApp, rat
 		return nil
 	}
 	url := fa.proc.URL() + p.ep.Path
-	if rep, err := s.load.run(ctx, bombardier.Options{URL: url, Connections: p.connections, Duration: max(s.cfg.Rewarm, time.Second),
+	if rep, err := s.load.run(ctx, bombardier.Options{Method: p.ep.Method, Body: p.ep.RequestBody, URL: url, Connections: p.connections, Duration: max(s.cfg.Rewarm, time.Second),
 		Timeout: s.cfg.Timeout}); err != nil || rep.Result.Req2xx == 0 {
 		_, err := fm.failed(ctx, fa, "re-warm failed", err, rep)
 		return err
 	}
-	opts := bombardier.Options{URL: url, Connections: p.connections, Duration: p.duration, Timeout: s.cfg.Timeout, Rate: rate}
+	opts := bombardier.Options{Method: p.ep.Method, Body: p.ep.RequestBody, URL: url, Connections: p.connections, Duration: p.duration, Timeout: s.cfg.Timeout, Rate: rate}
 	rep, err := s.load.run(ctx, opts)
 	if err != nil || rep.Result.Req2xx == 0 {
 		_, err := fm.failed(ctx, fa, fmt.Sprintf("fixed-rate run (-r %d) failed", rate), err, rep)
@@ -485,9 +485,19 @@ func poll(ctx context.Context, url string, ep benchtest.Endpoint, interval time.
 	defer client.CloseIdleConnections()
 	var last error
 	for {
-		req, err := http.NewRequestWithContext(ctx, ep.Method, url, nil)
+		var body io.Reader
+		if ep.RequestBody != nil {
+			body = bytes.NewReader(ep.RequestBody)
+		}
+		req, err := http.NewRequestWithContext(ctx, ep.Method, url, body)
 		if err != nil {
 			return pollResult{err: err}
+		}
+		if body != nil { // the body's Content-Type; other headers (Accept-Encoding) would change the answer compared
+			for _, h := range ep.Headers {
+				k, v, _ := strings.Cut(h, ":")
+				req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+			}
 		}
 		resp, err := client.Do(req)
 		if err == nil {

@@ -339,7 +339,7 @@ func (cg *counter) load(ctx context.Context, p *planned, lv *live, n int64) (*bo
 	if n <= 0 {
 		return &bombardier.Report{}, nil
 	}
-	opts := bombardier.Options{URL: lv.proc.URL() + p.ep.Path, Connections: p.connections, Requests: n,
+	opts := bombardier.Options{Method: p.ep.Method, Body: p.ep.RequestBody, URL: lv.proc.URL() + p.ep.Path, Connections: p.connections, Requests: n,
 		Timeout: cg.s.cfg.Timeout, Headers: lv.headers}
 	rep, err := cg.s.load.run(ctx, opts)
 	if err != nil {

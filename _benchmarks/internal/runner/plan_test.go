@@ -78,7 +78,7 @@ func TestMakePlan(t *testing.T) {
 		}
 	}
 	want := []string{"simple", "mvc", "templates", "sessions-cookie-less", "sessions-cookie-keeping",
-		"sessions-redis-cookie-less", "sessions-redis-cookie-keeping", "middleware"}
+		"sessions-redis-cookie-less", "sessions-redis-cookie-keeping", "middleware", "json"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Errorf("plan %v, want %v", keys, want)
 	}
