@@ -179,6 +179,7 @@ func TestTypedRegistrationErrors(t *testing.T) {
 	type unexported struct {
 		n int `query:"n"`
 	}
+	_ = unexported{n: 1} // the field exists for the registration to refuse it
 	tests := []struct {
 		name string
 		reg  func(app *Application) *Route

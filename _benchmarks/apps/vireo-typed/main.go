@@ -31,7 +31,7 @@ type item struct {
 func main() {
 	app := vireo.New()
 	vireo.Post(app, "/api/items/{id:int}", func(ctx vireo.Context, in newItem) (item, error) {
-		return item{ID: in.ID, Name: in.Name, Price: in.Price}, nil
+		return item(in), nil // the same fields: a conversion
 	}, vireo.Status(http.StatusOK))
 	if err := app.Listen("127.0.0.1:" + port()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
