@@ -12,7 +12,7 @@
 // enough: it re-exports every identifier of the core package, types as
 // aliases. The methods of those types (Context's Param, Query, JSON,
 // ReadJSON, StopWithError..., Application's Listen and Build, Router's Get,
-// Party and Use) are documented in package
+// Group and Use) are documented in package
 // github.com/vireo-go/vireo/core, together with the pattern grammar, the
 // route precedence, the trailing-slash policy and the server defaults:
 // run `go doc github.com/vireo-go/vireo/core Context` for the Context.
@@ -35,7 +35,7 @@ type (
 	// Application is a Vireo application: routes, configuration and the
 	// server. It is an http.Handler. See core.Application for its methods.
 	Application = core.Application
-	// Router registers routes under a path prefix (a party). See
+	// Router registers routes under a path prefix (a group). See
 	// core.Router for its methods.
 	Router = core.Router
 	// Route is a registered route. See core.Route.
@@ -139,6 +139,9 @@ const (
 	MIMEXML  = core.MIMEXML  // application/xml
 	MIMEHTML = core.MIMEHTML // text/html
 	MIMEText = core.MIMEText // text/plain
+	// ProblemJSON is the media type of the default error page for clients
+	// that prefer JSON (RFC 9457 Problem Details).
+	ProblemJSON = core.ProblemJSON
 )
 
 // RequestIDKey is the Values key under which middleware keeps the request
@@ -183,12 +186,12 @@ func AnyMethods() []string { return core.AnyMethods() }
 // os.DirFS roots by itself.
 func Dir(dir string) fs.FS { return core.Dir(dir) }
 
-// FromHTTP adapts an http.Handler to a Handler.
-func FromHTTP(h http.Handler) Handler { return core.FromHTTP(h) }
+// WrapHandler adapts an http.Handler to a Handler.
+func WrapHandler(h http.Handler) Handler { return core.WrapHandler(h) }
 
-// FromStd adapts func(http.Handler) http.Handler middleware to a Handler;
+// WrapMiddleware adapts func(http.Handler) http.Handler middleware to a Handler;
 // the rest of the chain runs inside it, with its request and writer.
-func FromStd(mw func(http.Handler) http.Handler) Handler { return core.FromStd(mw) }
+func WrapMiddleware(mw func(http.Handler) http.Handler) Handler { return core.WrapMiddleware(mw) }
 
 // RequestLogger returns middleware that logs one line per request (method,
 // path, status, bytes, duration, client) at Info level; nil means
@@ -236,7 +239,7 @@ func WithRequestTimeout(d time.Duration) Option { return core.WithRequestTimeout
 // mvc body binding.
 func WithValidator(v Validator) Option { return core.WithValidator(v) }
 
-// WithTrustedProxies makes Context.RemoteAddr believe header
+// WithTrustedProxies makes Context.ClientIP believe header
 // ("X-Forwarded-For" or "X-Real-IP") for connections from the given
 // networks only.
 func WithTrustedProxies(header string, networks ...string) Option {

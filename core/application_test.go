@@ -105,15 +105,15 @@ func TestMiddlewareOrder(t *testing.T) {
 		}
 	}
 	app := quietApp()
-	app.UseRouter(mark("router"))
+	app.UseBeforeRouting(mark("router"))
 	app.Use(mark("app"))
-	api := app.Party("/api", mark("party"))
+	api := app.Group("/api", mark("group"))
 	api.Get("/x", mark("route"), func(c Context) { trace = append(trace, "handler") })
-	api.Use(mark("party-late")) // registered after the route: still applies
+	api.Use(mark("group-late")) // registered after the route: still applies
 	app.Get("/stop", func(c Context) { c.StopWithStatus(http.StatusForbidden); c.Next() }, mark("never"))
 
 	do(app, "GET", "/api/x", nil)
-	want := "router app party party-late route handler /route /party-late /party /app /router"
+	want := "router app group group-late route handler /route /group-late /group /app /router"
 	if got := strings.Join(trace, " "); got != want {
 		t.Fatalf("order:\n got %s\nwant %s", got, want)
 	}
@@ -127,7 +127,7 @@ func TestMiddlewareOrder(t *testing.T) {
 	trace = nil
 	w = do(app, "GET", "/stop", nil)
 	if w.Code != 403 || strings.Join(trace, " ") != "router app /app /router" {
-		t.Fatalf("StopExecution: code %d trace %v", w.Code, trace)
+		t.Fatalf("Stop: code %d trace %v", w.Code, trace)
 	}
 }
 
@@ -143,8 +143,8 @@ func TestNotCallingNextEndsChain(t *testing.T) {
 func TestErrorHandlers(t *testing.T) {
 	app := quietApp()
 	app.OnErrorCode(404, func(c Context) { c.WriteString("app 404") })
-	app.OnErrorCode(500, func(c Context) { c.WriteString("app 500: " + c.Err().Error()) })
-	admin := app.Party("/admin")
+	app.OnErrorCode(500, func(c Context) { c.WriteString("app 500: " + c.StopError().Error()) })
+	admin := app.Group("/admin")
 	admin.OnErrorCode(404, func(c Context) { c.WriteString("admin 404") })
 	admin.Get("/users/{id:int}", func(c Context) { c.StopWithStatus(404) })
 	admin.Get("/boom", func(c Context) { panic("kaboom") })
@@ -280,8 +280,8 @@ func TestContextAfterReturn(t *testing.T) {
 	if c.Param("id") != "" || c.Values().GetString("user") != "" || c.Request() != nil || c.Alive() {
 		t.Fatal("a released Context still reads its request")
 	}
-	if c.Err() != ErrContextReleased {
-		t.Fatalf("Err after return: %v, want ErrContextReleased", c.Err())
+	if c.StopError() != ErrContextReleased {
+		t.Fatalf("Err after return: %v, want ErrContextReleased", c.StopError())
 	}
 	if _, err := c.WriteString("late"); err != ErrContextReleased {
 		t.Fatalf("write after return: %v", err)
@@ -309,7 +309,7 @@ func TestRouteAfterBuildRefused(t *testing.T) {
 func TestRequestLoggerLogsPanics(t *testing.T) {
 	var logs bytes.Buffer
 	app := quietApp()
-	app.UseRouter(RequestLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	app.UseBeforeRouting(RequestLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	app.Get("/panic", func(c Context) { panic("boom") })
 	app.Get("/ok", ok("fine"))
 	if w := do(app, "GET", "/panic", nil); w.Code != 500 {

@@ -66,7 +66,7 @@ func BenchmarkMiddleware3(b *testing.B) {
 	app := New()
 	next := func(c Context) { c.Next() }
 	app.Use(next, next)
-	app.Party("/api", next).Get("/values/{id}", func(c Context) { c.WriteString("value") })
+	app.Group("/api", next).Get("/values/{id}", func(c Context) { c.WriteString("value") })
 	benchRequest(b, app, "GET", "/api/values/5")
 }
 

@@ -88,7 +88,7 @@ func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 // retire ends every handle to c: from now on their reads return zero
 // values and their writes ErrContextReleased. Handle calls already past
 // their check may still be running; the caller waits for them (release) or
-// never reuses c (a FromStd chain left running).
+// never reuses c (a WrapMiddleware chain left running).
 func (c *state) retire() { c.gen.Add(1) }
 
 // release retires c's handles, waits for the handle calls in progress (a
@@ -206,13 +206,27 @@ func (c *state) QueryDefault(name, def string) string {
 }
 
 func (c *state) FormValue(name string) string {
-	c.limitBody()
+	c.parseFormOrStop()
 	return c.request.FormValue(name)
 }
 
 func (c *state) PostValue(name string) string {
-	c.limitBody()
+	c.parseFormOrStop()
 	return c.request.PostFormValue(name)
+}
+
+// parseFormOrStop parses the form body once, within the body limit, for
+// FormValue and PostValue, which return no error: a body over the limit
+// stops the chain with 413 and a malformed one with 400, instead of the ""
+// net/http's FormValue gives for both.
+func (c *state) parseFormOrStop() {
+	r := c.request
+	if r.Form != nil {
+		return
+	}
+	if err := c.parseForm(); err != nil {
+		c.StopWithError(err)
+	}
 }
 
 func (c *state) RequestHeader(name string) string {
@@ -227,12 +241,12 @@ func (c *state) SetContentType(contentType string) {
 	c.SetResponseHeader("Content-Type", contentType)
 }
 
-func (c *state) Cookie(name string) (string, error) {
+func (c *state) Cookie(name string) (string, bool) {
 	ck, err := c.request.Cookie(name)
 	if err != nil {
-		return "", err
+		return "", false
 	}
-	return ck.Value, nil
+	return ck.Value, true
 }
 
 func (c *state) SetCookie(cookie *http.Cookie) {
@@ -281,14 +295,14 @@ func (c *state) next(h Context) {
 	}
 }
 
-func (c *state) StopExecution() {
+func (c *state) Stop() {
 	c.stopped = true
 }
 
 func (c *state) IsStopped() bool { return c.stopped }
 
 func (c *state) StopWithStatus(code int) {
-	c.StopExecution()
+	c.Stop()
 	c.SetStatus(code)
 }
 

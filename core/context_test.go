@@ -100,8 +100,8 @@ func TestResponses(t *testing.T) {
 	})
 	app.Get("/redirect", func(c Context) { c.Redirect("/elsewhere", http.StatusSeeOther) })
 	app.Get("/cookie", func(c Context) {
-		v, err := c.Cookie("in")
-		if err != nil {
+		v, ok := c.RequestCookie("in")
+		if !ok {
 			c.StopWithError(NewHTTPError(400, "no cookie"))
 			return
 		}
@@ -141,7 +141,7 @@ func TestResponses(t *testing.T) {
 	}
 }
 
-func TestRemoteAddr(t *testing.T) {
+func TestClientIP(t *testing.T) {
 	tests := []struct {
 		name, peer, xff string
 		opts            []Option
@@ -158,14 +158,14 @@ func TestRemoteAddr(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := quietApp(tt.opts...)
-			app.Get("/", func(c Context) { c.WriteString(c.RemoteAddr()) })
+			app.Get("/", func(c Context) { c.WriteString(c.ClientIP()) })
 			r := httptest.NewRequest("GET", "/", nil)
 			r.RemoteAddr = tt.peer
 			r.Header.Set("X-Forwarded-For", tt.xff)
 			w := httptest.NewRecorder()
 			app.ServeHTTP(w, r)
 			if w.Body.String() != tt.want {
-				t.Fatalf("RemoteAddr = %q, want %q", w.Body, tt.want)
+				t.Fatalf("ClientIP = %q, want %q", w.Body, tt.want)
 			}
 		})
 	}
@@ -260,12 +260,12 @@ func TestReadXML(t *testing.T) {
 }
 
 // TestWritersReportThroughErr checks the one error path: a writer that
-// fails returns nothing but stops the chain with the error, which Err and
+// fails returns nothing but stops the chain with the error, which StopError and
 // the error page report.
 func TestWritersReportThroughErr(t *testing.T) {
 	var got error
 	app := quietApp()
-	app.Use(func(c Context) { c.Next(); got = c.Err() })
+	app.Use(func(c Context) { c.Next(); got = c.StopError() })
 	app.Get("/json", func(c Context) { c.JSON(func() {}) })
 	app.Get("/xml", func(c Context) { c.XML(func() {}) })
 	app.Get("/view", func(c Context) { c.View("page.html", nil) })
@@ -311,7 +311,7 @@ func TestInvalidStatusCode(t *testing.T) {
 			var gotErr error
 			app.Get("/", tc.h)
 			app.OnErrorCode(http.StatusInternalServerError, func(c Context) {
-				gotErr = c.Err()
+				gotErr = c.StopError()
 				c.WriteString("error page")
 			})
 			w := httptest.NewRecorder()

@@ -1,5 +1,5 @@
 // Package core is Vireo's routing core: the Application, its Routers
-// (parties), the radix tree, the request Context (a handle to pooled
+// (groups), the radix tree, the request Context (a handle to pooled
 // request state), middleware chains, error handlers, static files and the
 // HTTP server.
 //
@@ -24,7 +24,10 @@
 // Registration refuses, with an error naming the pattern: a pattern without
 // a leading '/', an unclosed or stray brace, a parameter that is only part of
 // a segment, an unknown type, a repeated name, a wildcard before the last
-// segment, empty "." or ".." segments, the same method and pattern twice,
+// segment, empty "." or ".." segments, a segment in another router's
+// parameter syntax (":id" or "*rest", as Gin, Echo, httprouter and Fiber
+// write them: the error names {id} or {rest...}; a literal leading ':' or
+// '*' is escaped, `\:id`), the same method and pattern twice,
 // and two parameters of the same kind at one position with different names
 // (/users/{id} and /users/{name}/posts). Errors are returned by Route.Err and,
 // joined, by Application.Build; Listen refuses to start with them.
@@ -62,11 +65,11 @@
 //
 // # Middleware
 //
-// Application.UseRouter middleware runs before routing, for every request,
-// unmatched ones included. Router.Use and Party middleware run after a route
-// matched, outermost party first, then the route's own handlers. Chains are
+// Application.UseBeforeRouting middleware runs before routing, for every request,
+// unmatched ones included. Router.Use and Group middleware run after a route
+// matched, outermost group first, then the route's own handlers. Chains are
 // assembled once, by Build. A handler continues the chain with ctx.Next;
-// not calling it, or calling StopExecution, ends it.
+// not calling it, or calling Stop, ends it.
 //
 // # Server defaults
 //
@@ -86,7 +89,7 @@
 //
 // A handler reports failure in one way: ctx.StopWithError(err). The status
 // comes from err (StatusOf: an HTTPError's Code, else 500) and the error
-// handler for that status writes the page; ctx.Err returns err to it. The
+// handler for that status writes the page; ctx.StopError returns err to it. The
 // response writers (Text, HTML, JSON, JSONIndent, XML, View) return nothing:
 // when encoding or writing fails they call StopWithError themselves. The
 // request readers (ReadBody, ReadJSON, ReadForm) return an error, an
@@ -99,6 +102,17 @@
 //		return
 //	}
 //	ctx.JSON(store.Add(in))
+//
+// The page of an error status is written by the OnErrorCode handlers of
+// the most specific group, else by the one application-wide handler set
+// with Application.OnError (func(ctx, err)), else by the default page: RFC
+// 9457 Problem Details (application/problem+json, with the request ID and,
+// for a ValidationError, the invalid fields) for clients whose Accept
+// prefers JSON, "Status Text: message" as text for the others. An error
+// carries a public message and an internal cause apart: an HTTPError's
+// Message reaches the client, its Err only the log; other errors show their
+// text below 500 only. ctx.ErrorMessage is that public text, what custom
+// handlers should show; WithErrorDetails (for debugging) shows everything.
 //
 // Everything Application.Build refuses (patterns, conflicts, nil handlers,
 // options, view engines, mvc controllers) is a *RegistrationError naming the
@@ -127,7 +141,7 @@
 // pooled and serves other requests afterwards, but the handle carries the
 // generation it was made for: kept past its request (by a goroutine, a
 // closure, a net/http middleware that returned early such as
-// http.TimeoutHandler), it reads zero values, its Err and error-returning
+// http.TimeoutHandler), it reads zero values, its StopError and error-returning
 // methods give ErrContextReleased and its writes do nothing, whatever the
 // state serves by then, without a data race and without a panic. The same
 // holds for what a Context hands out that points into the pooled state:

@@ -1,6 +1,6 @@
 // Scheme and host behind trusted proxies.
 //
-// Like RemoteAddr, Scheme and Host believe proxy headers only when the
+// Like ClientIP, Scheme and Host believe proxy headers only when the
 // connection's peer is a proxy trusted with WithTrustedProxies, and only
 // the header family that option names: with "Forwarded", the standard
 // header of RFC 7239 (its last element, the one the nearest proxy added);

@@ -61,7 +61,7 @@ func TestSchemeAndHost(t *testing.T) {
 	}
 }
 
-func TestRemoteAddrForwarded(t *testing.T) {
+func TestClientIPForwarded(t *testing.T) {
 	tests := []struct{ name, remote, forwarded, want string }{
 		{"nearest untrusted hop", "10.0.0.1:1", `for=192.0.2.60;proto=http, for=198.51.100.17`, "198.51.100.17"},
 		{"trusted hops skipped", "10.0.0.1:1", `for=198.51.100.17, for="10.0.0.7:8080"`, "198.51.100.17"},
@@ -73,13 +73,13 @@ func TestRemoteAddrForwarded(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			app := New(WithStartupOutput(nil), WithTrustedProxies("Forwarded", "10.0.0.0/8"))
 			var got string
-			app.Get("/", func(c Context) { got = c.RemoteAddr() })
+			app.Get("/", func(c Context) { got = c.ClientIP() })
 			req := httptest.NewRequest("GET", "/", nil)
 			req.RemoteAddr = tt.remote
 			req.Header.Set("Forwarded", tt.forwarded)
 			app.ServeHTTP(httptest.NewRecorder(), req)
 			if got != tt.want {
-				t.Errorf("RemoteAddr %q, want %q", got, tt.want)
+				t.Errorf("ClientIP %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -2,7 +2,7 @@
 //
 // A Context is a handle: a pointer to the pooled request state and the
 // generation of that state it was made for. The state's generation goes up
-// by one when its request ends (release) and when a FromStd chain is left
+// by one when its request ends (release) and when a WrapMiddleware chain is left
 // running (retire), so a handle that outlives its request, kept by a
 // goroutine or by net/http code, no longer matches: its reads return zero
 // values, its writes and its error-returning methods ErrContextReleased,
@@ -37,7 +37,7 @@ import (
 //
 // A Context is valid until its handler chain has returned and the response
 // is finished. After that, whatever the pooled state behind it serves next,
-// its reads return zero values, Err and the methods that return an error
+// its reads return zero values, StopError and the methods that return an error
 // (Write and WriteString included) return ErrContextReleased, and the
 // other writes do nothing: nothing of another request is ever reached
 // through it. A goroutine that needs request data
@@ -125,7 +125,7 @@ func (c Context) Params() Params { return Params{c} }
 // http.Hijacker and http.ResponseController. It is a handle like c: kept
 // past the request, its writes fail with ErrContextReleased. The first call
 // of a request allocates it (and the first after SetResponseWriter); to
-// set headers, Header does not.
+// set headers, ResponseHeader does not.
 func (c Context) ResponseWriter() http.ResponseWriter {
 	s := c.enter()
 	if s == nil {
@@ -152,10 +152,10 @@ func (c Context) SetResponseWriter(w http.ResponseWriter) {
 	s.SetResponseWriter(w)
 }
 
-// Header returns the response header map, as http.ResponseWriter's Header
+// ResponseHeader returns the response header map, as http.ResponseWriter's Header
 // does. Changes after the status was sent have no effect. Request headers
 // are read with RequestHeader.
-func (c Context) Header() http.Header {
+func (c Context) ResponseHeader() http.Header {
 	s := c.enter()
 	if s == nil {
 		return http.Header{}
@@ -165,7 +165,7 @@ func (c Context) Header() http.Header {
 	return h
 }
 
-// IsStopped reports whether StopExecution (or a Stop variant) was called.
+// IsStopped reports whether Stop (or a Stop variant) was called.
 // It is true for a Context whose request is over.
 func (c Context) IsStopped() bool {
 	s := c.enter()
@@ -492,12 +492,12 @@ func (c Context) SetContentType(contentType string) {
 	s.SetContentType(contentType)
 }
 
-// Cookie returns the value of the named request cookie, or
-// http.ErrNoCookie.
-func (c Context) Cookie(name string) (string, error) {
+// RequestCookie returns the value of the named request cookie and whether
+// the request has it; SetCookie is the response side.
+func (c Context) RequestCookie(name string) (string, bool) {
 	s := c.enter()
 	if s == nil {
-		return "", ErrContextReleased
+		return "", false
 	}
 	defer s.exit()
 	return s.Cookie(name)
@@ -578,14 +578,14 @@ func (c Context) Next() {
 	s.next(c)
 }
 
-// StopExecution stops the chain: later calls to Next do nothing.
-func (c Context) StopExecution() {
+// Stop stops the chain: later calls to Next do nothing.
+func (c Context) Stop() {
 	s := c.enter()
 	if s == nil {
 		return
 	}
 	defer s.exit()
-	s.StopExecution()
+	s.Stop()
 }
 
 // StopWithStatus stops the chain and sets the status. When nothing has been
@@ -601,7 +601,7 @@ func (c Context) StopWithStatus(code int) {
 
 // StopWithError stops the chain with err. The status comes from err's
 // StatusCode method when it has one (HTTPError does), else 500. The error
-// handler for that status can read err with Err.
+// handler for that status can read err with StopError.
 func (c Context) StopWithError(err error) {
 	s := c.enter()
 	if s == nil {
@@ -611,9 +611,9 @@ func (c Context) StopWithError(err error) {
 	s.StopWithError(err)
 }
 
-// Err returns the error given to StopWithError, for error handlers, or
+// StopError returns the error given to StopWithError, for error handlers, or
 // ErrContextReleased once the request is over.
-func (c Context) Err() error {
+func (c Context) StopError() error {
 	s := c.enter()
 	if s == nil {
 		return ErrContextReleased
@@ -717,9 +717,9 @@ func (c Context) Negotiate(data any, offers ...string) {
 	s.Negotiate(data, offers...)
 }
 
-// RemoteAddr returns the client's IP address: the connection's peer, or the
+// ClientIP returns the client's IP address: the connection's peer, or the
 // address from the trusted proxy header set with WithTrustedProxies.
-func (c Context) RemoteAddr() string {
+func (c Context) ClientIP() string {
 	s := c.enter()
 	if s == nil {
 		return ""
@@ -913,7 +913,7 @@ func (c Context) ViewData() map[string]any {
 
 // View renders the named template with data and writes it as text/html.
 // On failure nothing is written but the error status: the error is logged
-// and the chain is stopped with a 500 whose cause Err returns.
+// and the chain is stopped with a 500 whose cause StopError returns.
 func (c Context) View(name string, data any) {
 	s := c.enter()
 	if s == nil {

@@ -50,7 +50,7 @@ func TestPanicAfterPartialBody(t *testing.T) {
 func TestRequestLoggerCountsErrorPages(t *testing.T) {
 	var logs bytes.Buffer
 	app := quietApp()
-	app.UseRouter(RequestLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	app.UseBeforeRouting(RequestLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	app.Get("/denied", func(c Context) { c.StopWithError(NewHTTPError(http.StatusUnauthorized, "token required")) })
 	app.Get("/fail", func(c Context) { c.StopWithError(fmt.Errorf("database down")) })
 	app.OnErrorCode(http.StatusTeapot, func(c Context) { c.WriteString("custom teapot page") })

@@ -126,11 +126,11 @@ func (w *discardWriter) Write(p []byte) (int, error)       { return len(p), nil 
 func (w *discardWriter) WriteHeader(int)                   {}
 func (w *discardWriter) WriteString(s string) (int, error) { return len(s), nil }
 
-// TestBeforeWriteHooksBehindFromStd checks that a hook registered by a
+// TestBeforeWriteHooksBehindWrapMiddleware checks that a hook registered by a
 // handler behind a net/http middleware runs when the handler wrote nothing
 // (a session saved by a handler that only changes it), and that its error
 // still becomes the error page, written through the middleware's writer.
-func TestBeforeWriteHooksBehindFromStd(t *testing.T) {
+func TestBeforeWriteHooksBehindWrapMiddleware(t *testing.T) {
 	passthrough := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { next.ServeHTTP(w, r) })
 	}
@@ -144,17 +144,17 @@ func TestBeforeWriteHooksBehindFromStd(t *testing.T) {
 	}{
 		{"Use, nothing written", nil, false, 200, ""},
 		{"Use, failing, nothing written", unavailable, false, http.StatusServiceUnavailable, "custom 503"},
-		{"UseRouter, nothing written", nil, true, 200, ""},
-		{"UseRouter, failing, nothing written", unavailable, true, http.StatusServiceUnavailable, "custom 503"},
+		{"UseBeforeRouting, nothing written", nil, true, 200, ""},
+		{"UseBeforeRouting, failing, nothing written", unavailable, true, http.StatusServiceUnavailable, "custom 503"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := &countHook{err: tt.err}
 			app := New(WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 			if tt.routerMw {
-				app.UseRouter(FromStd(passthrough))
+				app.UseBeforeRouting(WrapMiddleware(passthrough))
 			} else {
-				app.Use(FromStd(passthrough))
+				app.Use(WrapMiddleware(passthrough))
 			}
 			app.OnErrorCode(http.StatusServiceUnavailable, func(c Context) { c.WriteString("custom 503") })
 			app.Get("/", func(c Context) { c.OnBeforeWrite(h) })

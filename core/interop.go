@@ -1,8 +1,8 @@
 // net/http interoperability.
 //
-// FromHTTP runs an http.Handler as a Vireo handler; FromStd runs a
+// WrapHandler runs an http.Handler as a Vireo handler; WrapMiddleware runs a
 // func(http.Handler) http.Handler middleware in a Vireo chain. The
-// middleware is wrapped once, when FromStd is called, around a "next"
+// middleware is wrapped once, when WrapMiddleware is called, around a "next"
 // handler that continues the chain, so nothing is re-wrapped per request.
 //
 // Each run of the middleware gets a stdCall, carried to next in the
@@ -36,9 +36,9 @@ import (
 
 type contextKey struct{}
 
-// FromHTTP returns a Handler that serves h. With WithPathValues, h can read
+// WrapHandler returns a Handler that serves h. With WithPathValues, h can read
 // route parameters with r.PathValue.
-func FromHTTP(h http.Handler) Handler {
+func WrapHandler(h http.Handler) Handler {
 	return stateHandler(func(c *state, ctx Context) {
 		h.ServeHTTP(c.heldOut(ctx), c.request)
 	})
@@ -51,7 +51,7 @@ const (
 	callClosed               // the middleware returned: next does nothing
 )
 
-// stdCall is one run of a FromStd middleware; see the file comment.
+// stdCall is one run of a WrapMiddleware middleware; see the file comment.
 type stdCall struct {
 	state atomic.Int32
 	inner *state
@@ -59,14 +59,14 @@ type stdCall struct {
 	ran   bool    // next ran to its end (written by next, read after the state's hand-over)
 }
 
-// FromStd adapts net/http middleware (gorilla/handlers, rs/cors, chi
+// WrapMiddleware adapts net/http middleware (gorilla/handlers, rs/cors, chi
 // middleware, http.TimeoutHandler...) to a Vireo Handler. The rest of the
 // chain sees the request and the writer the middleware passes to its next
 // handler, and its error pages are written through that writer before next
 // returns. A middleware that returns before its next handler did (a
 // timeout) leaves that handler a Context that reads nothing and whose writes fail
 // with ErrContextReleased.
-func FromStd(mw func(http.Handler) http.Handler) Handler {
+func WrapMiddleware(mw func(http.Handler) http.Handler) Handler {
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		call, _ := r.Context().Value(contextKey{}).(*stdCall)
 		if call == nil || !call.state.CompareAndSwap(callIdle, callRunning) {
@@ -103,7 +103,7 @@ func (app *Application) endStdCall(c *state, call *stdCall) {
 		return
 	}
 	if call.ran {
-		c.route = in.route // routed by the inner chain under UseRouter
+		c.route = in.route // routed by the inner chain under UseBeforeRouting
 		c.params = append(c.params[:0], in.params...)
 		c.values.entries = append(c.values.entries[:0], in.values.entries...)
 		c.err, c.stopped, c.errorFired = in.err, in.stopped || c.stopped, in.errorFired || c.errorFired
@@ -144,7 +144,7 @@ func (c *state) adopt(outer *state) {
 	c.out = &c.writer
 }
 
-// finish ends the inner chain of a FromStd middleware as ServeHTTP ends a
+// finish ends the inner chain of a WrapMiddleware middleware as ServeHTTP ends a
 // request, but through the middleware's writer: the before-write hooks of a
 // chain that wrote nothing, then the error page for an error status with no
 // body, or the bare status.

@@ -14,7 +14,7 @@ import (
 
 type userKey struct{}
 
-func TestFromStd(t *testing.T) {
+func TestWrapMiddleware(t *testing.T) {
 	auth := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Header.Get("Authorization") != "secret" {
@@ -36,8 +36,8 @@ func TestFromStd(t *testing.T) {
 		return next
 	}
 	app := quietApp()
-	app.Use(FromStd(counting))
-	app.Get("/me", FromStd(auth), FromStd(upper), func(c Context) {
+	app.Use(WrapMiddleware(counting))
+	app.Get("/me", WrapMiddleware(auth), WrapMiddleware(upper), func(c Context) {
 		c.WriteString("hello " + c.Request().Context().Value(userKey{}).(string))
 	})
 	for i := 0; i < 3; i++ {
@@ -63,17 +63,17 @@ func (u upperWriter) Write(p []byte) (int, error) {
 	return u.ResponseWriter.Write([]byte(strings.ToUpper(string(p))))
 }
 
-func TestFromHTTPPathValues(t *testing.T) {
+func TestWrapHandlerPathValues(t *testing.T) {
 	std := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "id="+r.PathValue("id"))
 	})
 	app := quietApp(WithPathValues())
-	app.Get("/users/{id}", FromHTTP(std))
+	app.Get("/users/{id}", WrapHandler(std))
 	if w := do(app, "GET", "/users/7", nil); w.Body.String() != "id=7" {
 		t.Fatalf("PathValue: %q", w.Body)
 	}
 	plain := quietApp()
-	plain.Get("/users/{id}", FromHTTP(std))
+	plain.Get("/users/{id}", WrapHandler(std))
 	if w := do(plain, "GET", "/users/7", nil); w.Body.String() != "id=" {
 		t.Fatalf("PathValue without option: %q", w.Body)
 	}
@@ -83,7 +83,7 @@ func TestMount(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.Method+" "+r.URL.Path) })
 	app := quietApp()
-	app.Party("/api").Mount("/legacy", mux)
+	app.Group("/api").Mount("/legacy", mux)
 	tests := []struct{ method, target, body string }{
 		{"GET", "/api/legacy", "GET /"},
 		{"GET", "/api/legacy/x/y", "GET /x/y"},

@@ -33,19 +33,19 @@ func touchStale(c Context) staleResult {
 	var res staleResult
 	_, res.writeErr = c.WriteString("LEAKED")
 	_, res.rwErr = c.ResponseWriter().Write([]byte("LEAKED"))
-	c.Header().Set("X-Leak", "1")
+	c.ResponseHeader().Set("X-Leak", "1")
 	c.SetResponseHeader("X-Leak", "1")
 	c.Values().Set("who", "LEAKED")
 	c.SetStatus(http.StatusTeapot)
 	c.StopWithError(errors.New("LEAKED"))
 	c.SetViewData("who", "LEAKED")
 	res.param, res.value, res.path = c.Param("id"), c.Values().GetString("who"), c.Path()
-	res.err, res.alive = c.Err(), c.Alive()
+	res.err, res.alive = c.StopError(), c.Alive()
 	return res
 }
 
 // TestTimeoutHandlerIsolation is the regression test of issue 12 item 1: a
-// handler still running after http.TimeoutHandler (mounted with FromStd)
+// handler still running after http.TimeoutHandler (mounted with WrapMiddleware)
 // answered must not reach the next request served by the same pooled
 // Context, and its late reads and writes fail with ErrContextReleased.
 func TestTimeoutHandlerIsolation(t *testing.T) {
@@ -56,13 +56,13 @@ func TestTimeoutHandlerIsolation(t *testing.T) {
 		name    string
 		install func(app *Application)
 	}{
-		{"Use", func(app *Application) { app.Use(FromStd(timeout)) }},
-		{"UseRouter", func(app *Application) { app.UseRouter(FromStd(timeout)) }},
+		{"Use", func(app *Application) { app.Use(WrapMiddleware(timeout)) }},
+		{"UseBeforeRouting", func(app *Application) { app.UseBeforeRouting(WrapMiddleware(timeout)) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := quietApp()
-			app.UseRouter(RequestLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+			app.UseBeforeRouting(RequestLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 			tt.install(app)
 			wake := make(chan struct{})
 			stale := make(chan staleResult, 1)
@@ -100,7 +100,7 @@ func TestLateNextRefused(t *testing.T) {
 	}
 	app := quietApp()
 	ran := 0
-	app.Get("/k", FromStd(keep), func(c Context) { ran++ })
+	app.Get("/k", WrapMiddleware(keep), func(c Context) { ran++ })
 	app.Get("/other", ok("other"))
 	do(app, "GET", "/k", nil)
 	late := <-kept
@@ -140,22 +140,22 @@ func TestGoroutineKeepingContext(t *testing.T) {
 	}
 }
 
-// TestFromStdStateFlowsBack checks that what the chain after a FromStd
+// TestWrapMiddlewareStateFlowsBack checks that what the chain after a WrapMiddleware
 // middleware sets (route, parameters, values, error) is seen by the
-// middleware that runs before it, as without FromStd.
-func TestFromStdStateFlowsBack(t *testing.T) {
+// middleware that runs before it, as without WrapMiddleware.
+func TestWrapMiddlewareStateFlowsBack(t *testing.T) {
 	pass := func(next http.Handler) http.Handler { return next }
 	var route, param, value string
 	var err error
 	app := quietApp()
-	app.UseRouter(func(c Context) {
+	app.UseBeforeRouting(func(c Context) {
 		c.Next()
 		if c.Route() != nil {
 			route = c.Route().Pattern
 		}
-		param, value, err = c.Param("id"), c.Values().GetString("k"), c.Err()
+		param, value, err = c.Param("id"), c.Values().GetString("k"), c.StopError()
 	})
-	app.UseRouter(FromStd(pass))
+	app.UseBeforeRouting(WrapMiddleware(pass))
 	app.Get("/items/{id}", func(c Context) {
 		c.Values().Set("k", "v")
 		c.StopWithError(NewHTTPError(http.StatusConflict, "taken"))
@@ -169,7 +169,7 @@ func TestFromStdStateFlowsBack(t *testing.T) {
 }
 
 // TestStaleStopLeavesPooledContext checks that a goroutine calling
-// StopWithError or StopExecution on a kept ctx after its request ended
+// StopWithError or Stop on a kept ctx after its request ended
 // does nothing (it does not panic either) and leaves the pooled state
 // alone: the next request it serves runs its handlers and carries no error.
 func TestStaleStopLeavesPooledContext(t *testing.T) {
@@ -178,7 +178,7 @@ func TestStaleStopLeavesPooledContext(t *testing.T) {
 		fn   func(c Context)
 	}{
 		{"StopWithError", func(c Context) { c.StopWithError(errors.New("stale")) }},
-		{"StopExecution", func(c Context) { c.StopExecution() }},
+		{"Stop", func(c Context) { c.Stop() }},
 		{"StopWithStatus", func(c Context) { c.StopWithStatus(http.StatusTeapot) }},
 	} {
 		t.Run(stop.name, func(t *testing.T) {
@@ -194,7 +194,7 @@ func TestStaleStopLeavesPooledContext(t *testing.T) {
 				}()
 			})
 			app.Get("/next", func(c Context) {
-				nextErr = c.Err()
+				nextErr = c.StopError()
 				c.WriteString("next")
 			})
 			do(app, "GET", "/keep", nil)
@@ -420,7 +420,7 @@ func TestKeptResponseWriter(t *testing.T) {
 // nil dereference.
 func TestZeroContext(t *testing.T) {
 	var c Context
-	if c.Alive() || c.Param("x") != "" || c.Request() != nil || c.App() != nil || c.Err() != ErrContextReleased {
+	if c.Alive() || c.Param("x") != "" || c.Request() != nil || c.App() != nil || c.StopError() != ErrContextReleased {
 		t.Fatal("the zero Context reads something")
 	}
 	if _, err := c.WriteString("x"); err != ErrContextReleased {

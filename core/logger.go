@@ -4,13 +4,14 @@ package core
 
 import (
 	"log/slog"
+	"net/http"
 	"time"
 )
 
 // RequestLogger returns middleware that logs one line per request (method,
 // path, status, bytes, duration, client address and, when middleware gave
 // the request one, its request_id) at Info level, requests that panic
-// included. Install it with UseRouter to log unmatched requests too. An
+// included. Install it with UseBeforeRouting to log unmatched requests too. An
 // error status with no body gets its error page written before the line is
 // logged, so that bytes counts the page.
 func RequestLogger(logger *slog.Logger) Handler {
@@ -20,18 +21,16 @@ func RequestLogger(logger *slog.Logger) Handler {
 	return stateHandler(func(c *state, ctx Context) {
 		start := time.Now()
 		defer func() {
-			rec := recover()
-			if rec == nil && c.writer.status >= 400 && !c.Written() {
-				c.app.safeFireError(c) // the page the client gets, counted
+			if rec := recover(); rec != nil && !c.app.recovered(c, rec) {
+				panic(http.ErrAbortHandler) // the application aborts the connection
 			}
-			status := c.writer.status
-			if rec != nil {
-				status = 500 // what the application will answer
+			if c.writer.status >= 400 && !c.Written() {
+				c.app.safeFireError(c) // the page the client gets, counted
 			}
 			attrs := [7]slog.Attr{
 				slog.String("method", c.request.Method),
 				slog.String("path", c.request.URL.Path),
-				slog.Int("status", status),
+				slog.Int("status", c.writer.status),
 				slog.Int64("bytes", c.writer.size),
 				slog.Duration("duration", time.Since(start)),
 				slog.String("remote", c.RemoteAddr()),
@@ -42,9 +41,6 @@ func RequestLogger(logger *slog.Logger) Handler {
 				n++
 			}
 			logger.LogAttrs(c.request.Context(), slog.LevelInfo, "request", attrs[:n]...)
-			if rec != nil {
-				panic(rec) // the application recovers it, with the original stack
-			}
 		}()
 		c.next(ctx)
 	})

@@ -85,7 +85,7 @@ func TestOpenAPIDocument(t *testing.T) {
 	app := quietApp(WithOpenAPI("", openapiInfo))
 	Post(app, "/api/items", func(ctx Context, in docCreate) (docItem, error) { return docItem{}, nil },
 		Summary("Create an item"), Description("Creates it."), Tags("items"), Errors(409))
-	g := app.Party("/api/{tenant:alpha}")
+	g := app.Group("/api/{tenant:alpha}")
 	Get(g, "/items/{id:uint}", func(ctx Context, in struct {
 		ID uint `path:"id"`
 	}) ([]docItem, error) {
@@ -114,7 +114,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"body", at(post, "requestBody", "content", "application/json", "schema"), `{"$ref":"#/components/schemas/docCreate"}`},
 		{"success", at(post, "responses", "201", "content", "application/json", "schema"), `{"$ref":"#/components/schemas/docItem"}`},
 		{"errors implied and declared", []any{at(post, "responses", "400") != nil, at(post, "responses", "409") != nil, at(post, "responses", "413") != nil, at(post, "responses", "415") != nil}, `[true,true,true,true]`},
-		{"error content", at(post, "responses", "400", "content"), `{"application/json":{"schema":{"$ref":"#/components/schemas/ValidationErrors"}},"text/plain":{"schema":{"description":"The status text, and the reason for a client error.","type":"string"}}}`},
+		{"error content", at(post, "responses", "400", "content"), `{"application/problem+json":{"schema":{"$ref":"#/components/schemas/ProblemDetails"}},"text/plain":{"schema":{"description":"Status Text, or Status Text: detail.","type":"string"}}}`},
 		{"body schema leaves parameters out, tags reflected", at(m, "components", "schemas", "docCreate"), `{"properties":{"count":{"format":"int64","maximum":10,"minimum":1,"type":"integer"},"kind":{"enum":["book","pen"],"type":"string"},"tags":{"items":{"pattern":"^[a-zA-Z]*$","type":"string"},"maxItems":3,"type":["array","null"]}},"required":["kind"],"type":"object"}`},
 		{"embedded, pointer, map, time, bytes, json -", at(m, "components", "schemas", "docItem"), `{"properties":{"created":{"format":"date-time","type":"string"},"data":{"contentEncoding":"base64","type":"string"},"id":{"format":"int64","type":"integer"},"kind":{"enum":["book","pen"],"type":"string"},"labels":{"additionalProperties":{"type":"string"},"type":["object","null"]},"owner":{"anyOf":[{"$ref":"#/components/schemas/docOwner"},{"type":"null"}]}},"type":"object"}`},
 		{"recursive type once", at(m, "components", "schemas", "docOwner", "properties", "friends"), `{"items":{"anyOf":[{"$ref":"#/components/schemas/docOwner"},{"type":"null"}]},"type":["array","null"]}`},
@@ -166,10 +166,10 @@ func TestOpenAPIWithoutServing(t *testing.T) {
 }
 
 func TestOpenAPINameClash(t *testing.T) {
-	type ValidationErrors struct{ A int }
+	type ProblemDetails struct{ A int }
 	app := quietApp(WithOpenAPI("", openapiInfo))
-	Post(app, "/a", func(Context, tCreate) (ValidationErrors, error) { return ValidationErrors{}, nil })
-	if err := app.Build(); err == nil || !strings.Contains(err.Error(), "ValidationErrors") {
+	Post(app, "/a", func(Context, tCreate) (ProblemDetails, error) { return ProblemDetails{}, nil })
+	if err := app.Build(); err == nil || !strings.Contains(err.Error(), "ProblemDetails") {
 		t.Errorf("Build: %v", err)
 	}
 }

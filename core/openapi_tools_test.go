@@ -90,6 +90,7 @@ func TestOpenAPIToolsAccept(t *testing.T) {
 		if body != "" {
 			req.Header.Set("Content-Type", "application/json")
 		}
+		req.Header.Set("Accept", "application/json") // error pages as Problem Details
 		res, err := c.Do(req)
 		if err != nil {
 			t.Fatal(err)

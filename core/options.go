@@ -82,7 +82,7 @@ func WithTrailingSlash(policy TrailingSlash) Option {
 }
 
 // WithPathValues makes route parameters visible through
-// http.Request.PathValue, for net/http handlers mounted with FromHTTP. It
+// http.Request.PathValue, for net/http handlers mounted with WrapHandler. It
 // costs an allocation per request with parameters, so it is off by default.
 func WithPathValues() Option {
 	return func(app *Application) { app.pathValues = true }
@@ -113,7 +113,7 @@ func WithShutdownTimeout(d time.Duration) Option {
 	}
 }
 
-// WithTrustedProxies makes RemoteAddr, Scheme and Host believe the proxy
+// WithTrustedProxies makes ClientIP, Scheme and Host believe the proxy
 // headers of one family when, and only when, the connection comes from one
 // of the given networks (CIDR such as "10.0.0.0/8", or single addresses).
 // header names the family the proxies write: "X-Forwarded-For" or

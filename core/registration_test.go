@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ func TestRegistrationErrorKinds(t *testing.T) {
 		{"conflict", func(app *Application) { app.Get("/a", ok("")); app.Get("/a", ok("")) }, "GET", "/a", "/a"},
 		{"nil handler", func(app *Application) { app.Post("/n", nil) }, "POST", "/n", "nil handler"},
 		{"no handler", func(app *Application) { app.Put("/n") }, "PUT", "/n", "no handler"},
-		{"party prefix", func(app *Application) { app.Party("p") }, "", "p", "begin with '/'"},
+		{"group prefix", func(app *Application) { app.Group("p") }, "", "p", "begin with '/'"},
 		{"nil fs", func(app *Application) { app.HandleDir("/static", nilFS) }, "GET", "/static", "fs.FS"},
 		{"trusted proxy", func(app *Application) { WithTrustedProxies("X-Real-IP", "not-an-ip")(app) }, "", "", "WithTrustedProxies"},
 		{"body limit", func(app *Application) { WithBodyLimit(-1)(app) }, "", "", "WithBodyLimit"},
@@ -35,8 +36,8 @@ func TestRegistrationErrorKinds(t *testing.T) {
 		{"shutdown timeout", func(app *Application) { WithShutdownTimeout(-time.Second)(app) }, "", "", "WithShutdownTimeout"},
 		{"nil view", func(app *Application) { app.RegisterView(nil) }, "", "", "nil engine"},
 		{"nil Use middleware", func(app *Application) { app.Use(nil); app.Get("/x", ok("")) }, "", "", "nil middleware"},
-		{"nil party middleware", func(app *Application) { app.Party("/p", nil).Get("/x", ok("")) }, "", "/p", "nil middleware"},
-		{"nil UseRouter middleware", func(app *Application) { app.UseRouter(nil) }, "", "", "nil middleware"},
+		{"nil group middleware", func(app *Application) { app.Group("/p", nil).Get("/x", ok("")) }, "", "/p", "nil middleware"},
+		{"nil UseBeforeRouting middleware", func(app *Application) { app.UseBeforeRouting(nil) }, "", "", "nil middleware"},
 		{"nil error handler", func(app *Application) { app.OnErrorCode(http.StatusNotFound, nil) }, "", "", "nil handler"},
 		{"error handler for 200", func(app *Application) { app.OnErrorCode(http.StatusOK, ok("")) }, "", "", "OnErrorCode(200)"},
 		{"error handler for 9999", func(app *Application) { app.OnErrorCode(9999, ok("")) }, "", "", "OnErrorCode(9999)"},
@@ -125,5 +126,39 @@ func TestParamsTyped(t *testing.T) {
 	}
 	if b, err := ps.Bool("b"); err != nil || !b {
 		t.Errorf("Bool(b) = %v, %v", b, err)
+	}
+}
+
+// TestForeignParamSyntax checks that the parameter syntax of Gin, Echo,
+// httprouter and Fiber (":id", "*rest"), which would register as static
+// text and never match, is a registration error naming the Vireo form, and
+// that an escaped leading ':' or '*' is a literal segment.
+func TestForeignParamSyntax(t *testing.T) {
+	for _, tt := range []struct{ pattern, want string }{
+		{"/b/:id", "write {id}"},
+		{"/c/*rest", "write {rest...}"},
+		{"/d/*", "write {name...}"},
+		{"/g/:id/x", "write {id}"},
+	} {
+		app := quietApp()
+		app.Get(tt.pattern, ok("x"))
+		err := app.Build()
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Get(%q): Build() = %v, want an error containing %q", tt.pattern, err, tt.want)
+		}
+	}
+	app := quietApp()
+	app.Get(`/lit/\:id`, ok("colon"))
+	app.Get(`/lit/\*`, ok("star"))
+	app.Get("/in/a:b", ok("inner")) // a ':' inside a segment is plain text
+	if err := app.Build(); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{"/lit/:id": "colon", "/lit/*": "star", "/in/a:b": "inner"} {
+		w := httptest.NewRecorder()
+		app.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 200 || w.Body.String() != want {
+			t.Errorf("GET %s = %d %q, want 200 %q", path, w.Code, w.Body, want)
+		}
 	}
 }

@@ -6,7 +6,7 @@
 //
 // The writers return nothing: a failure (an encoding error, a client that
 // went away) stops the chain through StopWithError, where the error page
-// and Err report it. A handler that must know checks ctx.Err().
+// and StopError report it. A handler that must know checks ctx.StopError().
 
 package core
 
@@ -43,7 +43,7 @@ func (c *state) Text(s string) {
 }
 
 // writeOrStop records a failed body write with StopWithError, so that the
-// writers that return nothing still report it through Err.
+// writers that return nothing still report it through StopError.
 func (c *state) writeOrStop(_ int, err error) {
 	if err != nil && err != ErrContextReleased {
 		c.StopWithError(err)
@@ -113,7 +113,7 @@ func (c *state) Redirect(url string, code int) {
 		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: errRedirectCode(code)})
 		return
 	}
-	c.StopExecution()
+	c.Stop()
 	http.Redirect(c.out, c.request, url, code)
 }
 

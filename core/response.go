@@ -31,7 +31,7 @@ import (
 var ErrHijacked = errors.New("vireo: connection hijacked")
 
 // ErrContextReleased is returned by a Context (and the Values, Params,
-// writer and EventStream it handed out) once its request is over: by Err,
+// writer and EventStream it handed out) once its request is over: by StopError,
 // the writes and every method that returns an error. A Clone's writes
 // return it too, having no response to write to.
 var ErrContextReleased = errors.New("vireo: Context used after its handler returned (use Clone to keep request data)")

@@ -7,7 +7,7 @@ import (
 
 func TestRouteParams(t *testing.T) {
 	app := New()
-	api := app.Party("/api/{tenant:alpha}")
+	api := app.Group("/api/{tenant:alpha}")
 	h := func(Context) {}
 	tests := []struct {
 		name  string
@@ -19,7 +19,7 @@ func TestRouteParams(t *testing.T) {
 			[]RouteParam{{"name", ParamString}, {"id", ParamInt}}},
 		{"every type", app.Get("/t/{a:string}/{b:bool}/{c:uint}/{d:int64}/{e:uint64}/{f:uuid}/{g...}", h),
 			[]RouteParam{{"a", ParamString}, {"b", ParamBool}, {"c", ParamUint}, {"d", ParamInt64}, {"e", ParamUint64}, {"f", ParamUUID}, {"g", ParamPath}}},
-		{"party prefix included", api.Get("/files/{rest:path}", h),
+		{"group prefix included", api.Get("/files/{rest:path}", h),
 			[]RouteParam{{"tenant", ParamAlpha}, {"rest", ParamPath}}},
 		{"invalid pattern", app.Get("/x/{id:nope}", h), nil},
 	}
@@ -47,10 +47,10 @@ func TestRouterParams(t *testing.T) {
 		want   []RouteParam
 	}{
 		{"root", app.Router, nil},
-		{"static prefix", app.Party("/api"), nil},
-		{"nested parties", app.Party("/users/{uid:int}").Party("/posts/{slug}"),
+		{"static prefix", app.Group("/api"), nil},
+		{"nested groups", app.Group("/users/{uid:int}").Group("/posts/{slug}"),
 			[]RouteParam{{"uid", ParamInt}, {"slug", ParamString}}},
-		{"invalid prefix", app.Party("/x/{a:nope}"), nil},
+		{"invalid prefix", app.Group("/x/{a:nope}"), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

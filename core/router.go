@@ -1,12 +1,12 @@
 // Route registration.
 //
-// A Router is a party: a path prefix with its own middleware and error
+// A Router is a group: a path prefix with its own middleware and error
 // handlers, nested under its parent. Registering a route parses its pattern
 // and inserts it into the method's tree at once, so a bad or conflicting
 // pattern is reported at the call (Route.Err) and again by
 // Application.Build, which refuses to serve an application with errors.
 // Middleware chains are assembled by Build, once, so Use applies to the
-// routes of its party whether they were registered before or after it.
+// routes of its group whether they were registered before or after it.
 
 package core
 
@@ -19,19 +19,20 @@ import (
 )
 
 // Router registers routes under a path prefix. The Application embeds the
-// root Router; Party creates nested ones.
+// root Router; Group creates nested ones.
 type Router struct {
 	app           *Application
 	parent        *Router
 	prefix        string // full prefix from the root, no trailing slash ("" at the root)
 	middleware    []Handler
 	errorHandlers map[int][]Handler
+	errorChains   map[int][]Handler // the middleware of the group, then errorHandlers: for unmatched requests (Build)
 }
 
 // Route is a registered route.
 type Route struct {
 	Method  string
-	Pattern string // the full pattern, party prefixes included
+	Pattern string // the full pattern, group prefixes included
 
 	router    *Router
 	handlers  []Handler
@@ -44,7 +45,7 @@ type Route struct {
 	hidden bool     // left out of the OpenAPI document (the document's own route)
 }
 
-// Params returns the parameters of the route's full pattern (party prefixes
+// Params returns the parameters of the route's full pattern (group prefixes
 // included) in order, or nil when the pattern did not parse. The slice is
 // the caller's.
 func (rt *Route) Params() []RouteParam { return append([]RouteParam(nil), rt.params...) }
@@ -75,18 +76,18 @@ func (r *Router) Params() []RouteParam {
 // App returns the application the router belongs to.
 func (r *Router) App() *Application { return r.app }
 
-// Party returns a child router for routes under prefix. middleware runs,
-// after the parent's, for every route of the party.
-func (r *Router) Party(prefix string, middleware ...Handler) *Router {
+// Group returns a child router for routes under prefix. middleware runs,
+// after the parent's, for every route of the group.
+func (r *Router) Group(prefix string, middleware ...Handler) *Router {
 	p := strings.TrimSuffix(joinPath(r.prefix, prefix), "/")
 	if prefix != "" && prefix[0] != '/' {
-		r.app.recordError("", prefix, errors.New("party prefix must begin with '/'"))
+		r.app.recordError("", prefix, errors.New("group prefix must begin with '/'"))
 	}
 	return &Router{app: r.app, parent: r, prefix: p, middleware: r.app.checkMiddleware(p, middleware)}
 }
 
 // Use appends middleware that runs, for every route of this router and its
-// parties, after routing and before the route's own handlers.
+// groups, after routing and before the route's own handlers.
 func (r *Router) Use(middleware ...Handler) {
 	r.middleware = append(r.middleware, r.app.checkMiddleware(r.prefix, middleware)...)
 }
@@ -215,8 +216,8 @@ func (r *Router) Mount(prefix string, h http.Handler) *Route {
 	return routes[0]
 }
 
-// joinPath joins a party prefix and a pattern: a pattern of "" or "/" in a
-// party names the party's prefix itself.
+// joinPath joins a group prefix and a pattern: a pattern of "" or "/" in a
+// group names the group's prefix itself.
 func joinPath(prefix, pattern string) string {
 	if prefix == "" {
 		if pattern == "" {

@@ -36,8 +36,8 @@ func TestErrorPagesThroughStdWriter(t *testing.T) {
 		name    string
 		install func(app *Application)
 	}{
-		{"UseRouter", func(app *Application) { app.UseRouter(FromStd(gzipMiddleware)) }},
-		{"Use", func(app *Application) { app.Use(FromStd(gzipMiddleware)) }},
+		{"UseBeforeRouting", func(app *Application) { app.UseBeforeRouting(WrapMiddleware(gzipMiddleware)) }},
+		{"Use", func(app *Application) { app.Use(WrapMiddleware(gzipMiddleware)) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,7 +56,7 @@ func TestErrorPagesThroughStdWriter(t *testing.T) {
 				{"GET", "/fail", 409, "Conflict: already there"},
 				{"GET", "/teapot", 418, "I'm a teapot"},
 			}
-			if tt.name == "UseRouter" { // unmatched requests pass router middleware only
+			if tt.name == "UseBeforeRouting" { // unmatched requests pass router middleware only
 				cases = append(cases,
 					struct {
 						method, target string

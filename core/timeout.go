@@ -49,7 +49,7 @@ var defaultTimeoutResponse = TimeoutResponse{
 
 // WithRequestTimeout gives every request a deadline of d: a handler still
 // running after d has its writes refused and the client gets 503 (see
-// Context.NextWithTimeout). It applies before all UseRouter middleware.
+// Context.NextWithTimeout). It applies before all UseBeforeRouting middleware.
 // Streaming handlers (server-sent events) cannot run under it, since the
 // body is buffered until the handler returns.
 func WithRequestTimeout(d time.Duration) Option {

@@ -28,7 +28,10 @@ type exampleAlbumID struct {
 
 // A typed handler gets its input bound from the path, the query and the
 // body, and its output is written as JSON: 201 for a POST, 204 for
-// NoContent. The same routes are described by app.OpenAPI().
+// NoContent. A bad input is a *ValidationError, answered by the error
+// page (text here; Problem Details with the fields under "errors" for a
+// client that accepts JSON). The same routes are described by
+// app.OpenAPI().
 func ExampleHandleTyped() {
 	app := core.New(core.WithStartupOutput(nil))
 	core.Post(app, "/artists/{artist}/albums", func(ctx core.Context, in exampleNewAlbum) (exampleAlbum, error) {
@@ -55,7 +58,7 @@ func ExampleHandleTyped() {
 	// Output:
 	// 201 {"id":1,"artist":"coltrane","title":"Blue Train","price":56.99}
 	// 200 {"id":1,"artist":"","title":"verbose=true","price":0}
-	// 400 {"errors":{"verbose":"must be true or false"}}
+	// 400 Bad Request: invalid input: verbose: must be true or false
 	// 404 Not Found: no such album
 	// 204 0
 	// Add an album 2

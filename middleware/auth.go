@@ -133,7 +133,7 @@ func BasicAuth(opts ...AuthOption) (core.Handler, error) {
 			}
 		}
 		if !ok {
-			ctx.Header()["Www-Authenticate"] = challenge
+			ctx.ResponseHeader()["Www-Authenticate"] = challenge
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}
@@ -172,12 +172,12 @@ func BearerAuth(opts ...AuthOption) (core.Handler, error) {
 	return func(ctx core.Context) {
 		token, ok := ExtractBearer(ctx.Request())
 		if !ok {
-			ctx.Header()["Www-Authenticate"] = missing
+			ctx.ResponseHeader()["Www-Authenticate"] = missing
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}
 		if !cfg.validateT(ctx, token) {
-			ctx.Header()["Www-Authenticate"] = invalid
+			ctx.ResponseHeader()["Www-Authenticate"] = invalid
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}

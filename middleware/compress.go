@@ -163,7 +163,7 @@ type compress struct {
 var varyAcceptEncoding = []string{"Accept-Encoding"}
 
 // Compress returns middleware compressing response bodies, or an error for
-// an invalid option. Install it with UseRouter, before other middleware
+// an invalid option. Install it with UseBeforeRouting, before other middleware
 // that writes, so that every response, error pages included, goes through
 // it.
 func Compress(opts ...CompressOption) (core.Handler, error) {
@@ -223,7 +223,7 @@ func MustCompress(opts ...CompressOption) core.Handler {
 
 func (m *compress) serve(ctx core.Context) {
 	r := ctx.Request()
-	addVary(ctx.Header(), varyAcceptEncoding)
+	addVary(ctx.ResponseHeader(), varyAcceptEncoding)
 	enc := m.negotiate(r.Header["Accept-Encoding"])
 	if enc == nil || r.Header.Get("Range") != "" {
 		ctx.Next()

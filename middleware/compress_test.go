@@ -54,7 +54,7 @@ var bigText = strings.Repeat("Vireo compresses this line. ", 100) // 2800 bytes
 func compressApp(t testing.TB, opts ...CompressOption) *core.Application {
 	t.Helper()
 	app := core.New(core.WithStartupOutput(nil), core.WithLogger(discardLogger()))
-	app.UseRouter(MustCompress(opts...))
+	app.UseBeforeRouting(MustCompress(opts...))
 	app.Get("/text", func(ctx core.Context) { ctx.WriteString(bigText) })
 	app.Get("/small", func(ctx core.Context) { ctx.WriteString("tiny") })
 	app.Get("/json", func(ctx core.Context) {
@@ -228,7 +228,7 @@ func TestCompressNegotiation(t *testing.T) {
 				opts = append(opts, WithEncodings(tt.prefs...))
 			}
 			app := core.New(core.WithStartupOutput(nil))
-			app.UseRouter(MustCompress(opts...))
+			app.UseBeforeRouting(MustCompress(opts...))
 			app.Get("/", func(ctx core.Context) { ctx.WriteString(bigText) })
 			req := httptest.NewRequest("GET", "/", nil)
 			if tt.accept != "" {
@@ -258,7 +258,7 @@ func TestCompressOptions(t *testing.T) {
 	}
 	// Min size 0 and a narrower type list.
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(MustCompress(WithMinSize(0), WithContentTypes("application/json"), WithLevel("gzip", 9)))
+	app.UseBeforeRouting(MustCompress(WithMinSize(0), WithContentTypes("application/json"), WithLevel("gzip", 9)))
 	app.Get("/j", func(ctx core.Context) {
 		ctx.SetResponseHeader("Content-Type", "application/json")
 		ctx.WriteString("{}")
@@ -282,7 +282,7 @@ func TestCompressFlushStreams(t *testing.T) {
 		t.Run(enc, func(t *testing.T) {
 			next := make(chan struct{})
 			app := core.New(core.WithStartupOutput(nil))
-			app.UseRouter(MustCompress())
+			app.UseBeforeRouting(MustCompress())
 			app.Get("/events", func(ctx core.Context) {
 				ctx.SetResponseHeader("Content-Type", "text/event-stream")
 				for i := 0; i < 3; i++ {
@@ -338,7 +338,7 @@ func TestCompressFlushStreams(t *testing.T) {
 // plain, and the pooled writer serves the next request normally.
 func TestCompressPanic(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil), core.WithLogger(discardLogger()))
-	app.UseRouter(MustCompress())
+	app.UseBeforeRouting(MustCompress())
 	app.Get("/p", func(ctx core.Context) { ctx.WriteString("x"); panic("boom") })
 	app.Get("/ok", func(ctx core.Context) { ctx.WriteString(bigText) })
 	for _, path := range []string{"/p", "/ok"} {
@@ -363,7 +363,7 @@ func BenchmarkCompress(b *testing.B) {
 	for _, enc := range []string{"none", "gzip", "br", "zstd"} {
 		b.Run(enc, func(b *testing.B) {
 			app := core.New(core.WithStartupOutput(nil))
-			app.UseRouter(MustCompress())
+			app.UseBeforeRouting(MustCompress())
 			app.Get("/data", func(ctx core.Context) {
 				ctx.SetResponseHeader("Content-Type", "application/json")
 				ctx.Write(payload)
@@ -382,7 +382,7 @@ func BenchmarkCompress(b *testing.B) {
 func TestCompressSSE(t *testing.T) {
 	next := make(chan struct{})
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(MustCompress())
+	app.UseBeforeRouting(MustCompress())
 	app.Get("/events", func(ctx core.Context) {
 		s, err := ctx.SSE()
 		if err != nil {

@@ -16,8 +16,8 @@
 // their origin is allowed. Vary: Origin is set whenever the answer depends
 // on the origin.
 //
-// Install CORS with Application.UseRouter so that preflights to routes
-// without an OPTIONS handler are answered too; on a party (Use), it answers
+// Install CORS with Application.UseBeforeRouting so that preflights to routes
+// without an OPTIONS handler are answered too; on a group (Use), it answers
 // preflights only for routes that have an OPTIONS handler.
 
 package middleware
@@ -264,7 +264,7 @@ func (m *cors) allowOrigin(origin string) []string {
 
 func (m *cors) serve(ctx core.Context) {
 	r := ctx.Request()
-	h := ctx.Header()
+	h := ctx.ResponseHeader()
 	origin := r.Header.Get("Origin")
 	if r.Method == http.MethodOptions && origin != "" && r.Header.Get("Access-Control-Request-Method") != "" {
 		m.preflight(ctx, h, r, origin)

@@ -20,11 +20,11 @@ func corsApp(t testing.TB, router bool, opts ...CORSOption) (*core.Application, 
 	hits := new(int)
 	h := func(ctx core.Context) { *hits++; ctx.WriteString("data") }
 	if router {
-		app.UseRouter(mw)
+		app.UseBeforeRouting(mw)
 		app.Get("/data", h)
 		app.Put("/data", h)
 	} else {
-		api := app.Party("/api", mw)
+		api := app.Group("/api", mw)
 		api.Get("/data", h)
 		api.Options("/data", h)
 	}
@@ -47,7 +47,7 @@ func TestCORS(t *testing.T) {
 	tests := []struct {
 		name        string
 		opts        []CORSOption
-		party       bool
+		group       bool
 		method      string
 		path        string
 		origin      string
@@ -90,14 +90,14 @@ func TestCORS(t *testing.T) {
 			want: map[string]string{"Access-Control-Allow-Origin": "https://x.test", "Vary": "Origin"}},
 		{name: "any header reflects", opts: []CORSOption{WithAllowedOrigins("*"), WithAllowedHeaders("*")}, method: "OPTIONS", path: "/data", origin: "https://x.test", reqMethod: "PUT", reqHeaders: "X-A, X-B", wantStatus: 204,
 			want: map[string]string{"Access-Control-Allow-Headers": "X-A, X-B", "Access-Control-Allow-Methods": "GET, HEAD, POST, PUT, PATCH, DELETE"}},
-		{name: "plain OPTIONS is not a preflight", opts: std, party: true, method: "OPTIONS", path: "/api/data", origin: "https://app.example.com", wantStatus: 200, wantHandler: true,
+		{name: "plain OPTIONS is not a preflight", opts: std, group: true, method: "OPTIONS", path: "/api/data", origin: "https://app.example.com", wantStatus: 200, wantHandler: true,
 			want: map[string]string{"Access-Control-Allow-Origin": "https://app.example.com"}},
-		{name: "party preflight stops before the OPTIONS handler", opts: std, party: true, method: "OPTIONS", path: "/api/data", origin: "https://app.example.com", reqMethod: "GET", wantStatus: 204,
+		{name: "group preflight stops before the OPTIONS handler", opts: std, group: true, method: "OPTIONS", path: "/api/data", origin: "https://app.example.com", reqMethod: "GET", wantStatus: 204,
 			want: map[string]string{"Access-Control-Allow-Origin": "https://app.example.com"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			app, hits := corsApp(t, !tt.party, tt.opts...)
+			app, hits := corsApp(t, !tt.group, tt.opts...)
 			req := httptest.NewRequest(tt.method, tt.path, nil)
 			if tt.origin != "" {
 				req.Header.Set("Origin", tt.origin)
@@ -158,8 +158,8 @@ func TestCORSInvalidOptions(t *testing.T) {
 // Vary set by an earlier handler is kept.
 func TestCORSKeepsVary(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(func(ctx core.Context) { ctx.Header().Set("Vary", "Accept-Encoding"); ctx.Next() })
-	app.UseRouter(MustCORS(WithAllowedOrigins("https://a.test")))
+	app.UseBeforeRouting(func(ctx core.Context) { ctx.ResponseHeader().Set("Vary", "Accept-Encoding"); ctx.Next() })
+	app.UseBeforeRouting(MustCORS(WithAllowedOrigins("https://a.test")))
 	app.Get("/", func(ctx core.Context) {})
 	rec := httptest.NewRecorder()
 	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
@@ -185,7 +185,7 @@ func (w *benchRecorder) reset()                            { clear(w.h); w.code 
 
 func benchApp(b *testing.B, mw ...core.Handler) *core.Application {
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(mw...)
+	app.UseBeforeRouting(mw...)
 	app.Get("/data", func(ctx core.Context) {})
 	if err := app.Build(); err != nil {
 		b.Fatal(err)

@@ -56,7 +56,7 @@ func (s CSRFCookieStore) name() string {
 
 // Token returns the token cookie's value.
 func (s CSRFCookieStore) Token(ctx core.Context) string {
-	v, _ := ctx.Cookie(s.name())
+	v, _ := ctx.RequestCookie(s.name())
 	return v
 }
 

@@ -5,11 +5,11 @@
 // Every middleware is built by a constructor taking functional options,
 // X(opts ...XOption) (core.Handler, error), with a MustX twin that panics on
 // an invalid option. Install router-wide middleware (request IDs, CORS,
-// secure headers, compression) with Application.UseRouter so that
+// secure headers, compression) with Application.UseBeforeRouting so that
 // unmatched requests, preflights and error pages get it too, and the rest
-// with Use, on a party or on a route.
+// with Use, on a group or on a route.
 //
-//	app.UseRouter(
+//	app.UseBeforeRouting(
 //		middleware.MustRequestID(),
 //		middleware.MustSecureHeaders(),
 //		middleware.MustCORS(middleware.WithAllowedOrigins("https://app.example.com")),

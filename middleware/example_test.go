@@ -13,7 +13,7 @@ import (
 // for one origin and compression; one route has a deadline.
 func Example() {
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(
+	app.UseBeforeRouting(
 		middleware.MustRequestID(),
 		middleware.MustSecureHeaders(),
 		middleware.MustCORS(middleware.WithAllowedOrigins("https://app.example.com")),
@@ -62,7 +62,7 @@ func ExampleBasicAuth() {
 
 func ExampleRateLimit() {
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(middleware.MustRateLimit(middleware.WithRate(1, 2))) // 1/s, bursts of 2
+	app.UseBeforeRouting(middleware.MustRateLimit(middleware.WithRate(1, 2))) // 1/s, bursts of 2
 	app.Get("/", func(ctx core.Context) { ctx.Text("ok") })
 	for i := 0; i < 3; i++ {
 		rec := httptest.NewRecorder()

@@ -1,7 +1,7 @@
 // Rate limiting.
 //
 // RateLimit gives every key (the client's IP address by default, as
-// core.Context.RemoteAddr reports it under the trusted-proxy rules, or what
+// core.Context.ClientIP reports it under the trusted-proxy rules, or what
 // a key func returns) a token bucket: rate tokens a second, burst at most.
 // A request takes a token; without one it is stopped with 429, Retry-After
 // (seconds until the next token) and the RateLimit-* headers that every
@@ -173,7 +173,7 @@ func WithRateStore(s RateStore) RateLimitOption {
 }
 
 // WithKeyFunc sets what a bucket belongs to (default the client IP,
-// ctx.RemoteAddr). A request for which fn returns "" is not limited.
+// ctx.ClientIP). A request for which fn returns "" is not limited.
 func WithKeyFunc(fn func(ctx core.Context) string) RateLimitOption {
 	return func(c *rateConfig) error {
 		if fn == nil {
@@ -187,7 +187,7 @@ func WithKeyFunc(fn func(ctx core.Context) string) RateLimitOption {
 // RateLimit returns rate-limiting middleware, or an error for an invalid
 // configuration (WithRate or WithRateStore is required).
 func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
-	cfg := rateConfig{key: (core.Context).RemoteAddr}
+	cfg := rateConfig{key: (core.Context).ClientIP}
 	for _, opt := range opts {
 		if opt == nil {
 			return nil, errors.New("middleware: RateLimit: nil option")
@@ -231,7 +231,7 @@ func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
 			ctx.StopWithError(&core.HTTPError{Code: http.StatusServiceUnavailable, Message: "rate limiter unavailable", Err: err})
 			return
 		}
-		h := ctx.Header()
+		h := ctx.ResponseHeader()
 		h["Ratelimit-Limit"] = num(res.Limit)
 		h["Ratelimit-Remaining"] = num(res.Remaining)
 		h["Ratelimit-Reset"] = num(ceilSeconds(res.Reset))

@@ -32,7 +32,7 @@ func TestRateLimit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := core.New(core.WithStartupOutput(nil), core.WithTrustedProxies("X-Forwarded-For", "10.0.0.0/8"))
-			app.UseRouter(MustRateLimit(tt.opts...))
+			app.UseBeforeRouting(MustRateLimit(tt.opts...))
 			app.Get("/", func(ctx core.Context) { ctx.WriteString("ok") })
 			got429 := 0
 			for i := 0; i < tt.requests; i++ {
@@ -110,7 +110,7 @@ func (failingStore) Take(string, time.Time) (RateResult, error) {
 
 func TestRateLimitStoreError(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(MustRateLimit(WithRateStore(failingStore{})))
+	app.UseBeforeRouting(MustRateLimit(WithRateStore(failingStore{})))
 	app.Get("/", func(ctx core.Context) {})
 	rec := httptest.NewRecorder()
 	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
@@ -138,7 +138,7 @@ func TestRateLimitLargeBurst(t *testing.T) {
 			t.Fatalf("burst %d: %v", burst, err)
 		}
 		app := core.New(core.WithStartupOutput(nil))
-		app.UseRouter(h)
+		app.UseBeforeRouting(h)
 		app.Get("/", func(ctx core.Context) {})
 		rec := httptest.NewRecorder()
 		app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))

@@ -127,7 +127,7 @@ func (m *requestID) serve(ctx core.Context) {
 		arr[0] = m.generate()
 		hdr = arr[:]
 	}
-	ctx.Header()[m.header] = hdr
+	ctx.ResponseHeader()[m.header] = hdr
 	ctx.Values().Set(core.RequestIDKey, &hdr[0])
 	ctx.Next()
 }

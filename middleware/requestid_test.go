@@ -35,7 +35,7 @@ func TestRequestID(t *testing.T) {
 			var logs bytes.Buffer
 			logger := slog.New(slog.NewTextHandler(&logs, nil))
 			app := core.New(core.WithStartupOutput(nil), core.WithLogger(logger))
-			app.UseRouter(core.RequestLogger(logger), MustRequestID(tt.opts...))
+			app.UseBeforeRouting(core.RequestLogger(logger), MustRequestID(tt.opts...))
 			var seen, errSeen string
 			app.Get("/", func(ctx core.Context) {
 				seen = ctx.RequestID()
@@ -86,7 +86,7 @@ func TestRequestIDInPanicLog(t *testing.T) {
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
 	app := core.New(core.WithStartupOutput(nil), core.WithLogger(logger))
-	app.UseRouter(MustRequestID())
+	app.UseBeforeRouting(MustRequestID())
 	app.Get("/", func(ctx core.Context) { panic("boom") })
 	req := httptest.NewRequest("GET", "/", nil)
 	req.Header.Set("X-Request-ID", "req-77")
@@ -98,7 +98,7 @@ func TestRequestIDInPanicLog(t *testing.T) {
 
 func TestRequestIDUnique(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(MustRequestID())
+	app.UseBeforeRouting(MustRequestID())
 	app.Get("/", func(ctx core.Context) {})
 	seen := map[string]bool{}
 	for i := 0; i < 1000; i++ {

@@ -121,7 +121,7 @@ type headerValue struct {
 }
 
 // SecureHeaders returns middleware setting security headers, or an error
-// for an invalid option. Install it with UseRouter so that error pages and
+// for an invalid option. Install it with UseBeforeRouting so that error pages and
 // unmatched requests get them too.
 func SecureHeaders(opts ...SecureOption) (core.Handler, error) {
 	cfg := secureConfig{
@@ -157,7 +157,7 @@ func SecureHeaders(opts ...SecureOption) (core.Handler, error) {
 		hsts = []string{cfg.hsts}
 	}
 	return func(ctx core.Context) {
-		h := ctx.Header()
+		h := ctx.ResponseHeader()
 		for _, hv := range headers {
 			h[hv.key] = hv.val
 		}

@@ -42,7 +42,7 @@ func TestSecureHeaders(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := core.New(core.WithStartupOutput(nil), core.WithTrustedProxies("X-Forwarded-For", "192.0.2.0/24"))
-			app.UseRouter(MustSecureHeaders(tt.opts...))
+			app.UseBeforeRouting(MustSecureHeaders(tt.opts...))
 			app.Get("/", func(ctx core.Context) { ctx.WriteString("ok") })
 			req := httptest.NewRequest("GET", tt.path, nil) // RemoteAddr 192.0.2.1
 			if tt.tls {

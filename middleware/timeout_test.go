@@ -21,7 +21,7 @@ func TestTimeout(t *testing.T) {
 	lateDone := make(chan struct{}, 1)
 
 	app := core.New(core.WithStartupOutput(nil), core.WithLogger(discardLogger()))
-	app.UseRouter(MustRequestID())
+	app.UseBeforeRouting(MustRequestID())
 	app.Use(MustTimeout(100 * time.Millisecond))
 	app.Get("/fast/{id}", func(ctx core.Context) {
 		ctx.SetResponseHeader("X-Handler", "yes")
@@ -157,7 +157,7 @@ func TestWithRequestTimeout(t *testing.T) {
 // before it, and error pages too.
 func TestTimeoutInsideCompress(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil))
-	app.UseRouter(MustCompress(WithMinSize(0)))
+	app.UseBeforeRouting(MustCompress(WithMinSize(0)))
 	app.Get("/", MustTimeout(time.Second), func(ctx core.Context) { ctx.WriteString(bigText) })
 	app.Get("/fail", MustTimeout(time.Second), func(ctx core.Context) { ctx.StopWithError(core.NewHTTPError(400, "bad")) })
 	for path, want := range map[string]string{"/": bigText, "/fail": "Bad Request: bad"} {

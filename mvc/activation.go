@@ -3,15 +3,15 @@
 // A controller may implement any of these methods; they are found by
 // interface, never by name alone, and are never routes:
 //
-//	BeforeActivation(b mvc.BeforeActivation)  once, before its routes are registered
-//	AfterActivation(a mvc.AfterActivation)    once, after
+//	BeforeRegister(b mvc.Registrar)  once, before its routes are registered
+//	AfterRegister(a mvc.Registration)    once, after
 //	BeginRequest(ctx core.Context)           per request, before the method
 //	EndRequest(ctx core.Context)             per request, after the method and its result
 //
-// BeforeActivation sees the controller's router and dependency container,
+// BeforeRegister sees the controller's router and dependency container,
 // so it can add middleware, plain routes and controller-scoped
 // dependencies, and it declares explicit routes with Handle. Explicit routes
-// are registered after BeforeActivation returns, together with the
+// are registered after BeforeRegister returns, together with the
 // name-derived ones, so dependencies it registers are visible to every
 // method. A method given an explicit route is not also routed by its name.
 
@@ -19,8 +19,8 @@ package mvc
 
 import "github.com/vireo-go/vireo/core"
 
-// BeforeActivation is what a controller's BeforeActivation method receives.
-type BeforeActivation interface {
+// Registrar is what a controller's Registrar method receives.
+type Registrar interface {
 	// Router returns the router the controller's routes are registered on.
 	Router() *core.Router
 	// Dependencies returns the controller's own container, whose parent is
@@ -30,12 +30,12 @@ type BeforeActivation interface {
 	// the core's pattern syntax) to the controller method named methodName,
 	// after the given middleware. Errors (an unknown method, a parameter
 	// that cannot be bound, a bad pattern) are returned by
-	// Application.Handle.
+	// mvc.Register.
 	Handle(method, pattern, methodName string, middleware ...core.Handler)
 }
 
-// AfterActivation is what a controller's AfterActivation method receives.
-type AfterActivation interface {
+// Registration is what a controller's Registration method receives.
+type Registration interface {
 	// Router returns the router the controller's routes are registered on.
 	Router() *core.Router
 	// Dependencies returns the controller's own container.
@@ -51,13 +51,13 @@ type AfterActivation interface {
 }
 
 type (
-	beforeActivator interface{ BeforeActivation(BeforeActivation) }
-	afterActivator  interface{ AfterActivation(AfterActivation) }
+	beforeActivator interface{ BeforeRegister(Registrar) }
+	afterActivator  interface{ AfterRegister(Registration) }
 	beginRequester  interface{ BeginRequest(core.Context) }
 	endRequester    interface{ EndRequest(core.Context) }
 )
 
-// explicitRoute is a route declared with BeforeActivation.Handle.
+// explicitRoute is a route declared with BeforeRegister.Handle.
 type explicitRoute struct {
 	method, pattern, name string
 	middleware            []core.Handler

@@ -58,7 +58,7 @@ func runBench(b *testing.B, app *core.Application) {
 
 func BenchmarkMVCSingleton(b *testing.B) {
 	app := core.New()
-	if err := mvc.Handle(mvc.New(app.Party("/api/values")), new(benchSingleton)); err != nil {
+	if err := mvc.Register(mvc.New(app.Group("/api/values")), new(benchSingleton)); err != nil {
 		b.Fatal(err)
 	}
 	runBench(b, app)
@@ -66,7 +66,7 @@ func BenchmarkMVCSingleton(b *testing.B) {
 
 func BenchmarkMVCPerRequest(b *testing.B) {
 	app := core.New()
-	if err := mvc.Handle(mvc.New(app.Party("/api/values")), new(benchPerRequest)); err != nil {
+	if err := mvc.Register(mvc.New(app.Group("/api/values")), new(benchPerRequest)); err != nil {
 		b.Fatal(err)
 	}
 	runBench(b, app)
@@ -93,7 +93,7 @@ func BenchmarkPlainHandlerNoAlloc(b *testing.B) {
 			ctx.StopWithStatus(http.StatusNotFound)
 			return
 		}
-		ctx.Header()["Content-Type"] = textPlain
+		ctx.ResponseHeader()["Content-Type"] = textPlain
 		ctx.WriteString("value")
 	})
 	runBench(b, app)
@@ -107,7 +107,7 @@ func (c *benchJSON) GetBy(id int) (point, error) { return point{id, id}, nil }
 // reflective path with a JSON result.
 func BenchmarkMVCReflectJSON(b *testing.B) {
 	app := core.New()
-	if err := mvc.Handle(mvc.New(app.Party("/api/values")), new(benchJSON)); err != nil {
+	if err := mvc.Register(mvc.New(app.Group("/api/values")), new(benchJSON)); err != nil {
 		b.Fatal(err)
 	}
 	if err := app.Build(); err != nil {

@@ -1,8 +1,8 @@
 // Controller analysis and route registration.
 //
-// Handle inspects a controller once:
+// Register inspects a controller once:
 //
-//  1. BeforeActivation runs, collecting explicit routes and dependencies.
+//  1. BeforeRegister runs, collecting explicit routes and dependencies.
 //  2. Exported fields are classified. A field that already holds a
 //     non-zero value keeps it. A zero field whose type is a static
 //     dependency is set once, on the registered value. A zero field whose
@@ -18,7 +18,7 @@
 //     to a route, is analysed: parameters are classified (binding.go), the
 //     result writer is chosen (result.go), the route pattern is built and
 //     the handler is assembled (handler.go).
-//  4. AfterActivation runs.
+//  4. AfterRegister runs.
 //
 // Every problem is reported as an error naming the controller and method.
 
@@ -88,7 +88,7 @@ func newController[C any](v *C, router *core.Router, deps *Dependencies) (*contr
 // fail records a problem of the controller (method "") or of one of its
 // methods with the core application, as a *core.RegistrationError for the
 // route httpMethod pattern when there is one, so that Build refuses to
-// serve; Handle returns the recorded errors.
+// serve; Register returns the recorded errors.
 func (c *controller) fail(method, httpMethod, pattern string, err error) {
 	if method == "" {
 		err = fmt.Errorf("mvc: %s: %w", c.name, err)
@@ -101,9 +101,9 @@ func (c *controller) fail(method, httpMethod, pattern string, err error) {
 // activate runs the steps of the file comment.
 func (c *controller) activate() error {
 	if ba, ok := c.value.Interface().(beforeActivator); ok {
-		ba.BeforeActivation(beforeActivation{c})
+		ba.BeforeRegister(beforeActivation{c})
 		for _, err := range c.deps.errs {
-			c.fail("BeforeActivation", "", "", err)
+			c.fail("BeforeRegister", "", "", err)
 		}
 	}
 	c.bindFields()
@@ -112,7 +112,7 @@ func (c *controller) activate() error {
 		handled[er.name] = true
 		m, ok := c.value.Type().MethodByName(er.name)
 		if !ok {
-			c.fail(er.name, er.method, "", fmt.Errorf("BeforeActivation Handle(%q, %q): no exported method %s", er.method, er.pattern, er.name))
+			c.fail(er.name, er.method, "", fmt.Errorf("BeforeRegister Handle(%q, %q): no exported method %s", er.method, er.pattern, er.name))
 			continue
 		}
 		pattern := er.pattern
@@ -134,7 +134,7 @@ func (c *controller) activate() error {
 		c.register(m, method, "", segs, nil)
 	}
 	if aa, ok := c.value.Interface().(afterActivator); ok {
-		aa.AfterActivation(afterActivation{c})
+		aa.AfterRegister(afterActivation{c})
 	}
 	return errors.Join(c.errs...)
 }
@@ -246,7 +246,7 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 	planned := false
 	for _, rt := range routes {
 		if err := rt.Err(); err != nil {
-			// core recorded it already; Handle returns it too.
+			// core recorded it already; Register returns it too.
 			c.errs = append(c.errs, fmt.Errorf("mvc: %s.%s: %w", c.name, m.Name, err))
 			continue
 		}
@@ -290,7 +290,7 @@ func buildPattern(segs []segment, pathIns []*input, prefix []core.RouteParam) (s
 		return "", fmt.Errorf("the name has %d By but the method has %d path parameters (bool, string, int..., uint..., float...)", byCount, len(pathIns))
 	}
 	if byCount < len(pathIns)-len(prefix) {
-		return "", fmt.Errorf("%d path parameters but the name has %d By (and the party's prefix %d parameters)", len(pathIns), byCount, len(prefix))
+		return "", fmt.Errorf("%d path parameters but the name has %d By (and the group's prefix %d parameters)", len(pathIns), byCount, len(prefix))
 	}
 	used := map[string]bool{}
 	for _, p := range prefix {

@@ -25,12 +25,12 @@ type activationController struct {
 
 type counterDep struct{ prefix string }
 
-func (c *activationController) BeforeActivation(b mvc.BeforeActivation) {
+func (c *activationController) BeforeRegister(b mvc.Registrar) {
 	b.Router().Use(func(ctx core.Context) {
-		ctx.SetResponseHeader("X-Party", "yes")
+		ctx.SetResponseHeader("X-Group", "yes")
 		ctx.Next()
 	})
-	b.Dependencies().Register(&counterDep{prefix: "dep"})
+	b.Dependencies().Provide(&counterDep{prefix: "dep"})
 	b.Handle("GET", "/something/{id:int}", "MyCustom", func(ctx core.Context) {
 		ctx.SetResponseHeader("X-Route", "custom")
 		ctx.Next()
@@ -39,7 +39,7 @@ func (c *activationController) BeforeActivation(b mvc.BeforeActivation) {
 	b.Router().Get("/plain", func(ctx core.Context) { ctx.WriteString("plain route") })
 }
 
-func (c *activationController) AfterActivation(a mvc.AfterActivation) {
+func (c *activationController) AfterRegister(a mvc.Registration) {
 	c.after.routes = routeList(a.Routes())
 	c.after.special = routeList(a.RoutesOf("GetSpecial"))
 	c.after.singleton = a.Singleton()
@@ -54,12 +54,12 @@ func (c *activationController) Get() string        { return "index" }
 func TestActivation(t *testing.T) {
 	app := quietApp()
 	c := new(activationController)
-	if err := mvc.Handle(mvc.New(app.Party("/act")), c); err != nil {
+	if err := mvc.Register(mvc.New(app.Group("/act")), c); err != nil {
 		t.Fatal(err)
 	}
 	wantRoutes := []string{"GET /act/something/{id:int}", "POST /act/special-path", "GET /act"}
 	if !slices.Equal(c.after.routes, wantRoutes) {
-		t.Errorf("AfterActivation routes %q, want %q", c.after.routes, wantRoutes)
+		t.Errorf("AfterRegister routes %q, want %q", c.after.routes, wantRoutes)
 	}
 	if !slices.Equal(c.after.special, []string{"POST /act/special-path"}) {
 		t.Errorf("RoutesOf(GetSpecial) = %q", c.after.special)
@@ -69,9 +69,9 @@ func TestActivation(t *testing.T) {
 	}
 	check(t, app, []request{
 		{method: "GET", target: "/act/something/12", status: 200, want: "dep 12",
-			headers: map[string]string{"X-Route": "custom", "X-Party": "yes"}},
+			headers: map[string]string{"X-Route": "custom", "X-Group": "yes"}},
 		{method: "GET", target: "/act/something/x", status: 404, want: "Not Found"},
-		{method: "POST", target: "/act/special-path", status: 200, want: "special", headers: map[string]string{"X-Party": "yes"}},
+		{method: "POST", target: "/act/special-path", status: 200, want: "special", headers: map[string]string{"X-Group": "yes"}},
 		{method: "GET", target: "/act/special", status: 404, want: "Not Found"}, // not also routed by name
 		{method: "GET", target: "/act", status: 200, want: "index"},
 		{method: "GET", target: "/act/plain", status: 200, want: "plain route"},
@@ -110,10 +110,10 @@ func (c *singletonHooks) GetPoint() point               { return point{1, 2} }
 func TestRequestHooks(t *testing.T) {
 	app := quietApp()
 	m := mvc.New(app.Router)
-	if err := mvc.Handle(m.Party("/hooks"), new(hooksController)); err != nil {
+	if err := mvc.Register(m.Group("/hooks"), new(hooksController)); err != nil {
 		t.Fatal(err)
 	}
-	if err := mvc.Handle(m.Party("/single"), new(singletonHooks)); err != nil {
+	if err := mvc.Register(m.Group("/single"), new(singletonHooks)); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{
@@ -149,40 +149,40 @@ type (
 	nilDepInBefore  struct{}
 )
 
-func (missingParam) GetBy(id int, m *missing) string            { return "" }
-func (missingField) Get() string                                { return "" }
-func (byWithoutParam) GetBy() string                            { return "" }
-func (paramWithoutBy) GetProfile(name string) string            { return "" }
-func (tooManyBy) GetByBy(a int) string                          { return "" }
-func (chanResult) Get() chan int                                { return nil }
-func (threeResults) Get() (string, int, error)                  { return "", 0, nil }
-func (badPair) Get() (string, string)                           { return "", "" }
-func (bodyOnGet) GetItems(it item) string                       { return "" }
-func (wildcardInt) GetByWildcard(n int) string                  { return "" }
-func (variadic) GetBy(ids ...int) string                        { return "" }
-func (unknownExplicit) BeforeActivation(b mvc.BeforeActivation) { b.Handle("GET", "/x", "Nope") }
-func (explicitTooMany) BeforeActivation(b mvc.BeforeActivation) {
+func (missingParam) GetBy(id int, m *missing) string   { return "" }
+func (missingField) Get() string                       { return "" }
+func (byWithoutParam) GetBy() string                   { return "" }
+func (paramWithoutBy) GetProfile(name string) string   { return "" }
+func (tooManyBy) GetByBy(a int) string                 { return "" }
+func (chanResult) Get() chan int                       { return nil }
+func (threeResults) Get() (string, int, error)         { return "", 0, nil }
+func (badPair) Get() (string, string)                  { return "", "" }
+func (bodyOnGet) GetItems(it item) string              { return "" }
+func (wildcardInt) GetByWildcard(n int) string         { return "" }
+func (variadic) GetBy(ids ...int) string               { return "" }
+func (unknownExplicit) BeforeRegister(b mvc.Registrar) { b.Handle("GET", "/x", "Nope") }
+func (explicitTooMany) BeforeRegister(b mvc.Registrar) {
 	b.Handle("GET", "/x/{a:int}", "Two")
 }
-func (explicitTooMany) Two(a, b int) string                { return "" }
-func (badPattern) BeforeActivation(b mvc.BeforeActivation) { b.Handle("GET", "/x/{a:float}", "Show") }
-func (badPattern) Show() string                            { return "" }
-func (conflictA) Get() string                              { return "" }
-func (nilDepInBefore) BeforeActivation(b mvc.BeforeActivation) {
-	b.Dependencies().Register(nil)
+func (explicitTooMany) Two(a, b int) string       { return "" }
+func (badPattern) BeforeRegister(b mvc.Registrar) { b.Handle("GET", "/x/{a:float}", "Show") }
+func (badPattern) Show() string                   { return "" }
+func (conflictA) Get() string                     { return "" }
+func (nilDepInBefore) BeforeRegister(b mvc.Registrar) {
+	b.Dependencies().Provide(nil)
 }
 func (conflictB) Get() string { return "" }
 
 // handle returns a registration of c, for tables of controllers of
 // different types.
-func handle[C any](c *C) func(m *mvc.Application) error {
-	return func(m *mvc.Application) error { return mvc.Handle(m, c) }
+func handle[C any](c *C) func(m *mvc.Group) error {
+	return func(m *mvc.Group) error { return mvc.Register(m, c) }
 }
 
 func TestRegistrationErrors(t *testing.T) {
 	tests := []struct {
 		name   string
-		handle func(m *mvc.Application) error
+		handle func(m *mvc.Group) error
 		want   []string // substrings of the error
 	}{
 		{"missing parameter dependency", handle(new(missingParam)), []string{"mvc_test.missingParam.GetBy", "parameter 2", "*mvc_test.missing"}},
@@ -199,14 +199,14 @@ func TestRegistrationErrors(t *testing.T) {
 		{"unknown explicit method", handle(new(unknownExplicit)), []string{"unknownExplicit.Nope", "no exported method"}},
 		{"explicit route too short", handle(new(explicitTooMany)), []string{"explicitTooMany.Two", "2 path parameters", "has 1"}},
 		{"bad explicit pattern", handle(new(badPattern)), []string{"badPattern.Show", "float"}},
-		{"nil dependency in BeforeActivation", handle(new(nilDepInBefore)), []string{"nilDepInBefore.BeforeActivation", "nil dependency"}},
+		{"nil dependency in BeforeRegister", handle(new(nilDepInBefore)), []string{"nilDepInBefore.BeforeRegister", "nil dependency"}},
 		{"nil pointer", handle((*missingField)(nil)), []string{"nil *mvc_test.missingField"}},
 		{"not a struct", handle(new(int)), []string{"pointer to a struct", "*int"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := quietApp()
-			m := mvc.New(app.Party("/e"))
+			m := mvc.New(app.Group("/e"))
 			err := tt.handle(m)
 			if err == nil {
 				t.Fatal("no error")
@@ -231,11 +231,11 @@ func TestRegistrationErrors(t *testing.T) {
 
 	t.Run("route conflict", func(t *testing.T) {
 		app := quietApp()
-		m := mvc.New(app.Party("/e"))
-		if err := mvc.Handle(m, new(conflictA)); err != nil {
+		m := mvc.New(app.Group("/e"))
+		if err := mvc.Register(m, new(conflictA)); err != nil {
 			t.Fatal(err)
 		}
-		err := mvc.Handle(m, new(conflictB))
+		err := mvc.Register(m, new(conflictB))
 		if err == nil || !strings.Contains(err.Error(), "conflictB.Get") {
 			t.Fatalf("error %v, want a conflict naming conflictB.Get", err)
 		}
@@ -244,20 +244,20 @@ func TestRegistrationErrors(t *testing.T) {
 		}
 	})
 	t.Run("nil dependency", func(t *testing.T) {
-		m := mvc.New(quietApp().Router).Register(nil)
+		m := mvc.New(quietApp().Router).Provide(nil)
 		if err := m.Err(); err == nil || !strings.Contains(err.Error(), "nil dependency") {
 			t.Errorf("Err() = %v", err)
 		}
 	})
 	t.Run("bad provider", func(t *testing.T) {
-		m := mvc.New(quietApp().Router).Register(func(core.Context) (int, int) { return 0, 0 })
+		m := mvc.New(quietApp().Router).Provide(func(core.Context) (int, int) { return 0, 0 })
 		if err := m.Err(); err == nil || !strings.Contains(err.Error(), "(T, error)") {
 			t.Errorf("Err() = %v", err)
 		}
 	})
 	t.Run("nil router", func(t *testing.T) {
 		m := mvc.New(nil)
-		if err := mvc.Handle(m, new(conflictA)); err == nil {
+		if err := mvc.Register(m, new(conflictA)); err == nil {
 			t.Error("Handle on a nil router succeeded")
 		}
 	})
@@ -295,12 +295,12 @@ func (c *perRequestCtl) GetBy(id int) string {
 func TestSingletonAndPerRequestIsolation(t *testing.T) {
 	app := quietApp()
 	counter := new(sharedCounter)
-	m := mvc.New(app.Router).Register(counter)
+	m := mvc.New(app.Router).Provide(counter)
 	var single, perReq bool
-	if err := mvc.Handle(m.Party("/single"), &singletonProbe{singletonCtl: singletonCtl{}, singleton: &single}); err != nil {
+	if err := mvc.Register(m.Group("/single"), &singletonProbe{singletonCtl: singletonCtl{}, singleton: &single}); err != nil {
 		t.Fatal(err)
 	}
-	if err := mvc.Handle(m.Party("/each"), &perRequestProbe{singleton: &perReq}); err != nil {
+	if err := mvc.Register(m.Group("/each"), &perRequestProbe{singleton: &perReq}); err != nil {
 		t.Fatal(err)
 	}
 	if !single || perReq {
@@ -354,16 +354,16 @@ type singletonProbe struct {
 	singleton *bool
 }
 
-func (p *singletonProbe) AfterActivation(a mvc.AfterActivation) { *p.singleton = a.Singleton() }
+func (p *singletonProbe) AfterRegister(a mvc.Registration) { *p.singleton = a.Singleton() }
 
 type perRequestProbe struct {
 	perRequestCtl
 	singleton *bool
 }
 
-func (p *perRequestProbe) AfterActivation(a mvc.AfterActivation) { *p.singleton = a.Singleton() }
+func (p *perRequestProbe) AfterRegister(a mvc.Registration) { *p.singleton = a.Singleton() }
 
-// Parties: dependencies flow from parent to child, not back.
+// Groups: dependencies flow from parent to child, not back.
 type childDep struct{ v string }
 
 type parentDep struct{ v string }
@@ -378,11 +378,11 @@ func (parentController) Get(c *childDep) string { return c.v }
 
 func TestPartyDependencies(t *testing.T) {
 	app := quietApp()
-	m := mvc.New(app.Party("/p"))
-	child := m.Party("/child", func(ctx core.Context) { ctx.SetResponseHeader("X-Child", "1"); ctx.Next() })
-	child.Register(&childDep{"child"})
-	m.Register(&parentDep{"parent"}) // after Party: still visible to the child
-	if err := mvc.Handle(child, &childController{}); err != nil {
+	m := mvc.New(app.Group("/p"))
+	child := m.Group("/child", func(ctx core.Context) { ctx.SetResponseHeader("X-Child", "1"); ctx.Next() })
+	child.Provide(&childDep{"child"})
+	m.Provide(&parentDep{"parent"}) // after Group: still visible to the child
+	if err := mvc.Register(child, &childController{}); err != nil {
 		t.Fatal(err)
 	}
 	rec := serve(app, "GET", "/p/child", "", "")
@@ -393,10 +393,10 @@ func TestPartyDependencies(t *testing.T) {
 	// A second application: the parent does not see the child's
 	// dependency, and the failure reaches Build, so that app never serves.
 	app2 := quietApp()
-	m2 := mvc.New(app2.Party("/p"))
-	child2 := m2.Party("/child")
-	child2.Register(&childDep{"child"})
-	if err := mvc.Handle(m2, &parentController{}); err == nil || !strings.Contains(err.Error(), "*mvc_test.childDep") {
+	m2 := mvc.New(app2.Group("/p"))
+	child2 := m2.Group("/child")
+	child2.Provide(&childDep{"child"})
+	if err := mvc.Register(m2, &parentController{}); err == nil || !strings.Contains(err.Error(), "*mvc_test.childDep") {
 		t.Errorf("parent saw the child's dependency: %v", err)
 	}
 	if m2.Err() == nil || child2.Err() == nil {
@@ -423,11 +423,11 @@ func (exactController) Get(e *english) string { return e.Greet("y") }
 
 func TestDependencyLookupOrder(t *testing.T) {
 	app := quietApp()
-	m := mvc.New(app.Router).Register(&english{"hi"}, french{})
-	if err := mvc.Handle(m.Party("/iface"), &greetController{}); err != nil {
+	m := mvc.New(app.Router).Provide(&english{"hi"}, french{})
+	if err := mvc.Register(m.Group("/iface"), &greetController{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := mvc.Handle(m.Party("/exact"), &exactController{}); err != nil {
+	if err := mvc.Register(m.Group("/exact"), &exactController{}); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{
@@ -455,8 +455,8 @@ func (d derivedController) GetRaw(s []byte) []byte  { return s }
 
 func TestEmbeddedAndValueReceivers(t *testing.T) {
 	app := quietApp()
-	m := mvc.New(app.Party("/d")).Register([]byte("raw dependency"))
-	if err := mvc.Handle(m, &derivedController{Name: "derived"}); err != nil {
+	m := mvc.New(app.Group("/d")).Provide([]byte("raw dependency"))
+	if err := mvc.Register(m, &derivedController{Name: "derived"}); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{
@@ -471,7 +471,7 @@ func TestEmbeddedAndValueReceivers(t *testing.T) {
 // registration errors.
 func TestErrorsReachBuild(t *testing.T) {
 	app := quietApp()
-	if err := mvc.Handle(mvc.New(app.Router), new(missingParam)); err == nil {
+	if err := mvc.Register(mvc.New(app.Router), new(missingParam)); err == nil {
 		t.Fatal("no error")
 	}
 	if err := app.Build(); err == nil || !strings.Contains(err.Error(), "missingParam.GetBy") {

@@ -3,8 +3,8 @@
 //
 // A dependency is either a static value, injected as it is, or a provider
 // func(core.Context) T or func(core.Context) (T, error), called once per
-// request and per use. Containers form a chain: a child application (Party)
-// and each controller (BeforeActivation) get a container whose parent is the
+// request and per use. Containers form a chain: a child application (Group)
+// and each controller (BeforeRegister) get a container whose parent is the
 // one they came from, so they see every dependency of their parents and can
 // add or shadow their own without affecting them.
 //
@@ -30,7 +30,7 @@ import (
 type Dependencies struct {
 	parent *Dependencies
 	list   []*dependency
-	errs   []error // Register's errors, reported by the controller's Handle
+	errs   []error // Provide's errors, reported by the controller's registration
 }
 
 // dependency is one registered value or provider.
@@ -67,14 +67,14 @@ func newDependencies(parent *Dependencies) *Dependencies {
 	return &Dependencies{parent: parent}
 }
 
-// Register adds values and providers to the container. A func with the
+// Provide adds values and providers to the container. A func with the
 // signature func(core.Context) T or func(core.Context) (T, error) is a
 // provider of T, called per request; anything else is a value injected as
-// it is, under its dynamic type. Register returns an error for a nil value
+// it is, under its dynamic type. Provide returns an error for a nil value
 // and for a provider of nothing; the other arguments are registered anyway.
-// On a controller's container (BeforeActivation), the errors are also
-// returned by Application.Handle.
-func (d *Dependencies) Register(values ...any) error {
+// On a controller's container (BeforeRegister), the errors are also
+// returned by mvc.Register.
+func (d *Dependencies) Provide(values ...any) error {
 	var errs []error
 	for _, v := range values {
 		if err := d.add(v); err != nil {
@@ -87,13 +87,13 @@ func (d *Dependencies) Register(values ...any) error {
 
 func (d *Dependencies) add(v any) error {
 	if v == nil {
-		return errors.New("mvc: Register: nil dependency (register a typed value or a provider func)")
+		return errors.New("mvc: Provide: nil dependency (register a typed value or a provider func)")
 	}
 	rv := reflect.ValueOf(v)
 	t := rv.Type()
 	if t.Kind() == reflect.Func && t.NumIn() == 1 && t.In(0) == typeContext && !t.IsVariadic() {
 		if rv.IsNil() {
-			return fmt.Errorf("mvc: Register: nil provider %s", t)
+			return fmt.Errorf("mvc: Provide: nil provider %s", t)
 		}
 		switch {
 		case t.NumOut() == 1 && t.Out(0) != typeError:
@@ -103,7 +103,7 @@ func (d *Dependencies) add(v any) error {
 			d.list = append(d.list, &dependency{typ: t.Out(0), provide: rv, withErr: true})
 			return nil
 		}
-		return fmt.Errorf("mvc: Register: provider %s must return T or (T, error)", t)
+		return fmt.Errorf("mvc: Provide: provider %s must return T or (T, error)", t)
 	}
 	d.list = append(d.list, &dependency{typ: t, value: rv})
 	return nil

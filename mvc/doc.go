@@ -9,9 +9,9 @@
 //	func (c *ValuesController) GetBy(id int) string { return "value" }
 //
 //	app := vireo.New()
-//	m := mvc.New(app.Party("/api/values"))
-//	m.Register(db, func(ctx vireo.Context) (*User, error) { return auth(ctx) })
-//	if err := mvc.Handle(m, new(ValuesController)); err != nil {
+//	m := mvc.New(app.Group("/api/values"))
+//	m.Provide(db, func(ctx vireo.Context) (*User, error) { return auth(ctx) })
+//	if err := mvc.Register(m, new(ValuesController)); err != nil {
 //		log.Fatal(err)
 //	}
 //
@@ -37,7 +37,7 @@
 //	AnyPing()                          /ping for every method of core.AnyMethods
 //
 // Generated parameters are named param1, param2... in route order (names
-// the party's prefix uses are skipped), so ctx.Param("param1") reads them
+// the group's prefix uses are skipped), so ctx.Param("param1") reads them
 // in middleware. Their pattern type follows the Go type of the method
 // parameter: int, int8-int32 -> {:int}; int64 -> {:int64}; uint,
 // uint8-uint32 -> {:uint}; uint64 -> {:uint64}; bool -> {:bool}; string and
@@ -48,7 +48,7 @@
 // Other methods (Helper, Getter, Gettext...) are not routes. A name whose
 // By segments do not match the method's path parameters, a method with an
 // input nothing provides, a result that cannot be written, a route
-// conflicting with another: each is an error returned by Handle naming the
+// conflicting with another: each is an error returned by Register naming the
 // controller and the method, for example
 //
 //	mvc: app.UsersController.GetBy: parameter 2: no dependency of type *app.Store registered
@@ -57,15 +57,15 @@
 //
 // A controller may implement
 //
-//	BeforeActivation(b mvc.BeforeActivation)
-//	AfterActivation(a mvc.AfterActivation)
+//	BeforeRegister(b mvc.Registrar)
+//	AfterRegister(a mvc.Registration)
 //
-// BeforeActivation runs first: b.Router() is the controller's router (add
+// BeforeRegister runs first: b.Router() is the controller's router (add
 // middleware or plain routes), b.Dependencies() its own dependency
 // container, and b.Handle("GET", "/something/{id:int}", "MethodName", mw...)
 // routes any exported method with an explicit pattern, after the given
 // middleware; that method is then not also routed by its name.
-// AfterActivation runs last and can inspect a.Routes(), a.RoutesOf(name)
+// AfterRegister runs last and can inspect a.Routes(), a.RoutesOf(name)
 // and a.Singleton().
 //
 // # Inputs
@@ -84,8 +84,8 @@
 // Path parameters bind by position counted from the end of the route: the
 // last path parameter of the method takes the route's last parameter. A
 // method's By parameters therefore bind to its own segments, and extra
-// leading parameters bind to the parameters of the party's prefix:
-// on mvc.New(app.Party("/users/{uid:int}")), GetPostsBy(uid, post int)
+// leading parameters bind to the parameters of the group's prefix:
+// on mvc.New(app.Group("/users/{uid:int}")), GetPostsBy(uid, post int)
 // serves /users/{uid:int}/posts/{param1:int}.
 //
 // A request body is decoded by its Content-Type: JSON for
@@ -100,12 +100,12 @@
 //
 // A *sessions.Session is the session the sessions middleware
 // (Manager.Handler) started; without the middleware, a *sessions.Manager
-// registered with Register starts it (setting the cookie). With neither,
+// given with Provide starts it (setting the cookie). With neither,
 // the request fails with 500: that is a configuration error.
 //
 // # Dependencies
 //
-// Register(values...) adds values, injected as they are under their
+// Provide(values...) adds values, injected as they are under their
 // dynamic type, and providers, funcs of the form
 //
 //	func(core.Context) T
@@ -114,8 +114,8 @@
 // called per request (a non-nil error stops the request with it, its status
 // from its StatusCode method or 500). A wanted type is looked up by exact
 // type first, then as a non-empty interface implemented by a registered
-// type; the newest registration wins, and a party's or controller's own
-// registrations come before its parents'. Party("/sub", mw...) returns a
+// type; the newest registration wins, and a group's or controller's own
+// registrations come before its parents'. Group("/sub", mw...) returns a
 // child application on a child router that sees the parent's dependencies,
 // including ones registered later, while its own stay its own.
 //
@@ -168,7 +168,7 @@
 //
 // # Performance
 //
-// Handle is generic in the controller's type C. That lets it assert the
+// Register is generic in the controller's type C. That lets it assert the
 // method expression of a method of *C to its exact func type, such as
 // func(*C, int) string, and call it as compiled Go code: no reflect and no
 // unsafe at request time. Methods with no parameter or one path parameter
@@ -183,8 +183,8 @@
 //
 // # Errors and app.Build
 //
-// Handle returns the controller's registration errors, and Err returns all
-// of an application's and its parties'. Route errors (an invalid or
+// Register returns the controller's registration errors, and Err returns all
+// of an application's and its groups'. Route errors (an invalid or
 // conflicting pattern) and every other controller error are also reported
 // by the core's app.Build, each as a *core.RegistrationError, and the
 // application refuses to serve.

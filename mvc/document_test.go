@@ -47,7 +47,7 @@ func (c *DocNotesController) GetRaw(ctx core.Context) { ctx.Text("raw") }
 // gets its query and header fields as a typed handler's input does.
 func TestBodyBindsLikeTypedHandlers(t *testing.T) {
 	app := quietApp()
-	if err := mvc.Handle(mvc.New(app.Party("/notes")), new(DocNotesController)); err != nil {
+	if err := mvc.Register(mvc.New(app.Group("/notes")), new(DocNotesController)); err != nil {
 		t.Fatal(err)
 	}
 	r := serve(app, "POST", "/notes?dry=true", `{"text":"hi"}`, "application/json")
@@ -55,7 +55,7 @@ func TestBodyBindsLikeTypedHandlers(t *testing.T) {
 		t.Errorf("POST: %d %s", r.Code, r.Body)
 	}
 	r = serve(app, "POST", "/notes?dry=maybe", `{"text":"hi"}`, "application/json")
-	if r.Code != 400 || !strings.Contains(r.Body.String(), `"dry":"must be true or false"`) {
+	if r.Code != 400 || !strings.Contains(r.Body.String(), `dry: must be true or false`) {
 		t.Errorf("bad query: %d %s", r.Code, r.Body)
 	}
 }
@@ -63,7 +63,7 @@ func TestBodyBindsLikeTypedHandlers(t *testing.T) {
 // TestControllerDocument checks the document of a controller's routes.
 func TestControllerDocument(t *testing.T) {
 	app := quietApp()
-	if err := mvc.Handle(mvc.New(app.Party("/notes")), new(DocNotesController)); err != nil {
+	if err := mvc.Register(mvc.New(app.Group("/notes")), new(DocNotesController)); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := app.OpenAPI()

@@ -39,9 +39,9 @@ func (c *HelloController) PostShout(in struct{ Name string }) map[string]string 
 // bound by type, results are written by type.
 func Example() {
 	app := core.New()
-	m := mvc.New(app.Party("/hello"))
-	m.Register(englishGreeter{})
-	if err := mvc.Handle(m, new(HelloController)); err != nil {
+	m := mvc.New(app.Group("/hello"))
+	m.Provide(englishGreeter{})
+	if err := mvc.Register(m, new(HelloController)); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -73,7 +73,7 @@ func Example() {
 // with a *core.RegistrationError that Build reports too.
 func ExampleHandle_registrationError() {
 	app := core.New()
-	err := mvc.Handle(mvc.New(app.Router), new(HelloController)) // no Greeter registered
+	err := mvc.Register(mvc.New(app.Router), new(HelloController)) // no Greeter registered
 	fmt.Println(err)
 	fmt.Println(app.Build() != nil)
 	// Output:

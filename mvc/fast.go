@@ -7,7 +7,7 @@
 // measured, about 2,400 instructions and one allocation per call, more
 // than the whole routing core.
 //
-// Handle is generic in the controller type C, so the method expression of
+// Register is generic in the controller type C, so the method expression of
 // a method of *C, m.Func.Interface(), can be asserted to its exact func type,
 // func(*C, A) R, with the parameter type A and the result type R taken from
 // the supported shapes below. The assertion is an ordinary Go type

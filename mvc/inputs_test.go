@@ -79,8 +79,8 @@ func inputsApp(t *testing.T, opts ...core.Option) *core.Application {
 		ctx.SetRequest(ctx.Request().WithContext(context.WithValue(ctx.Request().Context(), ctxKey{}, "from middleware")))
 		ctx.Next()
 	})
-	m := mvc.New(app.Party("/in"))
-	m.Register(&store{name: "store"}, &english{greeting: "hello"},
+	m := mvc.New(app.Group("/in"))
+	m.Provide(&store{name: "store"}, &english{greeting: "hello"},
 		func(ctx core.Context) (user, error) {
 			switch name := ctx.RequestHeader("X-User"); name {
 			case "":
@@ -94,7 +94,7 @@ func inputsApp(t *testing.T, opts ...core.Option) *core.Application {
 	if err := m.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if err := mvc.Handle(m, &inputsController{Preset: "preset"}); err != nil {
+	if err := mvc.Register(m, &inputsController{Preset: "preset"}); err != nil {
 		t.Fatal(err)
 	}
 	return app
@@ -171,25 +171,25 @@ func (c *sessionController) GetGet(s *sessions.Session) string {
 func TestSessionInjection(t *testing.T) {
 	tests := []struct {
 		name  string
-		setup func(app *core.Application, m *mvc.Application, mgr *sessions.Manager)
+		setup func(app *core.Application, m *mvc.Group, mgr *sessions.Manager)
 		want  int // status of the first request
 	}{
-		{"middleware", func(app *core.Application, m *mvc.Application, mgr *sessions.Manager) {
+		{"middleware", func(app *core.Application, m *mvc.Group, mgr *sessions.Manager) {
 			m.Router.Use(mgr.Handler())
 		}, 200},
-		{"registered manager", func(app *core.Application, m *mvc.Application, mgr *sessions.Manager) {
-			m.Register(mgr)
+		{"registered manager", func(app *core.Application, m *mvc.Group, mgr *sessions.Manager) {
+			m.Provide(mgr)
 		}, 200},
-		{"neither", func(app *core.Application, m *mvc.Application, mgr *sessions.Manager) {}, 500},
+		{"neither", func(app *core.Application, m *mvc.Group, mgr *sessions.Manager) {}, 500},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := quietApp()
 			mgr := sessions.MustNew(sessions.WithCookie("sid"), sessions.WithExpires(time.Hour))
 			t.Cleanup(func() { mgr.Close() })
-			m := mvc.New(app.Party("/s"))
+			m := mvc.New(app.Group("/s"))
 			tt.setup(app, m, mgr)
-			if err := mvc.Handle(m, new(sessionController)); err != nil {
+			if err := mvc.Register(m, new(sessionController)); err != nil {
 				t.Fatal(err)
 			}
 			if err := app.Build(); err != nil {
@@ -230,8 +230,8 @@ func (c *failingFieldController) Get() string { return "unreachable" }
 
 func TestProviderErrorInField(t *testing.T) {
 	app := quietApp()
-	m := mvc.New(app.Party("/f")).Register(func(core.Context) (user, error) { return user{}, errProvider })
-	if err := mvc.Handle(m, new(failingFieldController)); err != nil {
+	m := mvc.New(app.Group("/f")).Provide(func(core.Context) (user, error) { return user{}, errProvider })
+	if err := mvc.Register(m, new(failingFieldController)); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{{method: "GET", target: "/f", status: 500, want: "Internal Server Error"}})
@@ -259,7 +259,7 @@ func TestNetHTTPFieldsAndMultipart(t *testing.T) {
 		ctx.SetRequest(ctx.Request().WithContext(context.WithValue(ctx.Request().Context(), ctxKey{}, "std value")))
 		ctx.Next()
 	})
-	if err := mvc.Handle(mvc.New(app.Party("/n")), new(netFieldsController)); err != nil {
+	if err := mvc.Register(mvc.New(app.Group("/n")), new(netFieldsController)); err != nil {
 		t.Fatal(err)
 	}
 	var body strings.Builder
@@ -298,9 +298,9 @@ func TestInputsValidator(t *testing.T) {
 	check(t, app, []request{
 		{method: "POST", target: "/in/items", body: `{"name":"pen","count":2}`, contentType: "application/json", status: 201, want: `{"name":"pen","count":3}`},
 		{method: "POST", target: "/in/items", body: `{"count":-1}`, contentType: "application/json",
-			status: 400, want: `{"errors":{"count":"must not be negative","name":"required"}}`},
+			status: 400, want: `Bad Request: invalid input: count: must not be negative; name: required`},
 		{method: "POST", target: "/in/items", body: `count=1`, contentType: "application/x-www-form-urlencoded",
-			status: 400, want: `{"errors":{"name":"required"}}`},
-		{method: "PUT", target: "/in/items/3", body: `{"count":1}`, contentType: "application/json", status: 400, contain: `"name":"required"`},
+			status: 400, want: `Bad Request: invalid input: name: required`},
+		{method: "PUT", target: "/in/items/3", body: `{"count":1}`, contentType: "application/json", status: 400, contain: `name: required`},
 	})
 }

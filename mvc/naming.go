@@ -19,7 +19,7 @@
 //	AnyPing                  every method of core.AnyMethods, /ping
 //
 // The names of generated parameters are param1, param2... in route order,
-// skipping names the party's prefix already uses. The routine here only
+// skipping names the group's prefix already uses. The routine here only
 // turns a name into words and segments; controller.go matches the By
 // segments with the method's parameters.
 

@@ -51,14 +51,14 @@ func (c *namesController) ConnectTunnel() string  { return "connect" }
 func (c *namesController) Helper() string         { return "not a route" }
 func (c *namesController) Getter() string         { return "not a route either" }
 func (c *namesController) Gettext() string        { return "nor this" }
-func (c *namesController) AfterActivation(a mvc.AfterActivation) {
+func (c *namesController) AfterRegister(a mvc.Registration) {
 	c.routes = routeList(a.Routes())
 }
 
 func TestNamingRoutes(t *testing.T) {
 	app := quietApp()
 	c := new(namesController)
-	if err := mvc.Handle(mvc.New(app.Party("/api")), c); err != nil {
+	if err := mvc.Register(mvc.New(app.Group("/api")), c); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -138,7 +138,7 @@ func (c *valuesController) GetBy(id int) string { return "value" }
 
 func TestValuesRoute(t *testing.T) {
 	app := quietApp()
-	if err := mvc.Handle(mvc.New(app.Party("/api/values")), new(valuesController)); err != nil {
+	if err := mvc.Register(mvc.New(app.Group("/api/values")), new(valuesController)); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{
@@ -157,7 +157,7 @@ func (c *rootController) GetAbout() string { return "about" }
 
 func TestRootRouter(t *testing.T) {
 	app := quietApp()
-	if err := mvc.Handle(mvc.New(app.Router), new(rootController)); err != nil {
+	if err := mvc.Register(mvc.New(app.Router), new(rootController)); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{
@@ -166,7 +166,7 @@ func TestRootRouter(t *testing.T) {
 	})
 }
 
-// partyParamController binds its leading parameter to the party's prefix.
+// partyParamController binds its leading parameter to the group's prefix.
 type partyParamController struct{}
 
 func (c *partyParamController) Get(uid int) string { return "user " + strconv.Itoa(uid) }
@@ -177,8 +177,8 @@ func (c *partyParamController) GetNameBy(name string) string { return "name " + 
 
 func TestPartyParameters(t *testing.T) {
 	app := quietApp()
-	m := mvc.New(app.Party("/users/{param1:int}"))
-	if err := mvc.Handle(m, new(partyParamController)); err != nil {
+	m := mvc.New(app.Group("/users/{param1:int}"))
+	if err := mvc.Register(m, new(partyParamController)); err != nil {
 		t.Fatal(err)
 	}
 	got := routeList(app.Routes())

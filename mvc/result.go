@@ -253,7 +253,7 @@ func writeAny(ctx core.Context, x any) {
 
 // writeText writes s as text/plain unless a Content-Type was set.
 func writeText(ctx core.Context, s string) {
-	h := ctx.Header()
+	h := ctx.ResponseHeader()
 	if _, ok := h["Content-Type"]; !ok {
 		h["Content-Type"] = textPlain
 	}

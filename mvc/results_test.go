@@ -127,7 +127,7 @@ func TestResults(t *testing.T) {
 	if err := app.RegisterView(fakeEngine{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := mvc.Handle(mvc.New(app.Party("/r")), new(resultsController)); err != nil {
+	if err := mvc.Register(mvc.New(app.Group("/r")), new(resultsController)); err != nil {
 		t.Fatal(err)
 	}
 	text := map[string]string{"Content-Type": "text/plain; charset=utf-8"}
@@ -184,7 +184,7 @@ func TestResults(t *testing.T) {
 // client only with core.WithErrorDetails.
 func TestErrorDetails(t *testing.T) {
 	app := quietApp(core.WithErrorDetails())
-	if err := mvc.Handle(mvc.New(app.Party("/r")), new(resultsController)); err != nil {
+	if err := mvc.Register(mvc.New(app.Group("/r")), new(resultsController)); err != nil {
 		t.Fatal(err)
 	}
 	check(t, app, []request{

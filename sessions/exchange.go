@@ -3,7 +3,7 @@
 // net/http), and the save that runs just before a response goes out.
 //
 // A request's session is kept where later code of the same request finds
-// it: in ctx.Values() under ContextKey for vireo, in the request context
+// it: in ctx.Values() under ValuesKey for vireo, in the request context
 // (through the exchange Wrap makes) for net/http. Changes to a session of a
 // Database that copies records are saved once, at the last moment a failure
 // can still change the response: vireo's before-write hook
@@ -21,8 +21,8 @@ import (
 	"github.com/vireo-go/vireo/core"
 )
 
-// ContextKey is the key of the *Session in ctx.Values().
-const ContextKey = "vireo.session"
+// ValuesKey is the key of the *Session in ctx.Values().
+const ValuesKey = "vireo.session"
 
 // Exchange is a request and its response, what every session operation
 // works on: a core.Context (vireo.Context), or in net/http code what
@@ -82,7 +82,7 @@ func requestOf(x Exchange) *http.Request {
 func headerOf(x Exchange) http.Header {
 	switch x := x.(type) {
 	case core.Context:
-		return x.Header() // without making the writer ResponseWriter returns
+		return x.ResponseHeader() // without making the writer ResponseWriter returns
 	case *httpExchange:
 		return x.w.Header()
 	}
@@ -93,10 +93,10 @@ func headerOf(x Exchange) http.Header {
 // Start), or nil when none was. x is a core.Context, or HTTP(w, r).
 func Get(x Exchange) *Session {
 	if c, ok := x.(core.Context); ok {
-		if s, _ := c.Values().Get(ContextKey).(*Session); s != nil {
+		if s, _ := c.Values().Get(ValuesKey).(*Session); s != nil {
 			return s
 		}
-		// A session Wrap started, reached through vireo's FromStd.
+		// A session Wrap started, reached through vireo's WrapMiddleware.
 		if r := c.Request(); r != nil {
 			if hx, _ := r.Context().Value(ctxKey{}).(*httpExchange); hx != nil {
 				return hx.sess
@@ -112,7 +112,7 @@ func Get(x Exchange) *Session {
 // begins a new one.
 func (m *Manager) forget(x Exchange) {
 	if c, ok := x.(core.Context); ok {
-		c.Values().Delete(ContextKey)
+		c.Values().Delete(ValuesKey)
 		return
 	}
 	if hx, ok := x.(*httpExchange); ok && hx.sess != nil && hx.sess.m == m {
@@ -219,7 +219,7 @@ type saveHook Session
 
 // BeforeWrite saves the session; an error refuses the response (503).
 func (h *saveHook) BeforeWrite(c core.Context) error {
-	return (*Session)(h).saveBeforeResponse(c.Header())
+	return (*Session)(h).saveBeforeResponse(c.ResponseHeader())
 }
 
 // saveBeforeResponse saves pending changes; when that fails it withdraws a

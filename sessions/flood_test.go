@@ -107,7 +107,7 @@ func TestReadOnlyFloodStoresNothing(t *testing.T) {
 	defer db.Close()
 	m := sessions.MustNew(sessions.WithDatabase(db))
 	app := core.New()
-	app.UseRouter(m.Handler())
+	app.UseBeforeRouting(m.Handler())
 	app.Get("/page", func(ctx core.Context) { ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous")) })
 	if err := app.Build(); err != nil {
 		t.Fatal(err)

@@ -121,14 +121,14 @@ func (m *Manager) Start(x Exchange) (*Session, error) {
 
 func (m *Manager) startCore(c core.Context) (*Session, error) {
 	values := c.Values()
-	if s, _ := values.Get(ContextKey).(*Session); s != nil && s.m == m && !s.rec.destroyed() {
+	if s, _ := values.Get(ValuesKey).(*Session); s != nil && s.m == m && !s.rec.destroyed() {
 		return s, nil
 	}
-	s, err := m.load(c.Header(), c.Request(), saveBeforeWrite)
+	s, err := m.load(c.ResponseHeader(), c.Request(), saveBeforeWrite)
 	if err != nil {
 		return nil, err
 	}
-	values.Set(ContextKey, s)
+	values.Set(ValuesKey, s)
 	if m.shared == nil {
 		c.OnBeforeWrite((*saveHook)(s))
 	}

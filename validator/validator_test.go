@@ -134,12 +134,13 @@ func TestTypedHandler(t *testing.T) {
 		want         string
 	}{
 		{"t", `{"name":"pen","price":1.5}`, http.StatusCreated, `{"name":"pen","price":1.5}`},
-		{"t", `{"name":"pencil","price":0}`, http.StatusBadRequest, `{"errors":{"name":"must be at most 4 characters","price":"must be greater than 0"}}`},
-		{"", `{"name":"pen","price":1}`, http.StatusBadRequest, `{"errors":{"X-Tenant":"is required"}}`},
+		{"t", `{"name":"pencil","price":0}`, http.StatusBadRequest, `"errors":{"name":"must be at most 4 characters","price":"must be greater than 0"}`},
+		{"", `{"name":"pen","price":1}`, http.StatusBadRequest, `"errors":{"X-Tenant":"is required"}`},
 	}
 	for _, tt := range tests {
 		r := httptest.NewRequest("POST", "/items", strings.NewReader(tt.body))
 		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json") // the error page as Problem Details
 		if tt.tenant != "" {
 			r.Header.Set("X-Tenant", tt.tenant)
 		}

@@ -19,7 +19,7 @@ func TestClient(t *testing.T) {
 		ctx.Redirect("/get", http.StatusFound)
 	})
 	app.Get("/get", func(ctx vireo.Context) {
-		v, _ := ctx.Cookie("n")
+		v, _ := ctx.RequestCookie("n")
 		ctx.Text("cookie=" + v)
 	})
 	app.Post("/form", func(ctx vireo.Context) { ctx.Text(ctx.PostValue("a")) })

@@ -146,7 +146,7 @@ func newApp(cfg config) *vireo.Application {
 	// CORS preflights included. The order matters: the logger sees the
 	// request ID; CORS headers are on 429s too, so that browsers can read
 	// them; compression wraps everything written after it, error pages too.
-	app.UseRouter(
+	app.UseBeforeRouting(
 		vireo.RequestLogger(logger),
 		middleware.MustRequestID(),
 		middleware.MustSecureHeaders(),
@@ -167,7 +167,7 @@ func newApp(cfg config) *vireo.Application {
 	// Typed handlers: the input is bound and validated, the output written
 	// as JSON, and both are described in /openapi.json.
 	items := newStore()
-	api := app.Party("/api")
+	api := app.Group("/api")
 	vireo.Get(api, "/items", func(ctx vireo.Context, _ struct{}) ([]Item, error) {
 		return items.list(), nil
 	}, vireo.Summary("List the items"), vireo.Tags("items"))

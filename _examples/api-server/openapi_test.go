@@ -36,6 +36,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		{path: "/api/items/999"},
 		{method: "POST", path: "/api/items", body: `{"name":"pen","price":1.5}`, header: json1},
 		{method: "POST", path: "/api/items", body: `{"name":"","price":0}`, header: json1},
+		{method: "POST", path: "/api/items", body: `{"name":"","price":0}`, header: map[string]string{"Content-Type": "application/json", "Accept": "application/json"}},
+		{path: "/api/items/999", header: map[string]string{"Accept": "application/problem+json"}},
 		{method: "POST", path: "/api/items", body: `{"name":`, header: json1},
 		{method: "POST", path: "/api/items", body: `{"name":"` + strings.Repeat("a", 1<<20) + `","price":1}`, header: json1},
 		{method: "POST", path: "/api/items", body: `pen`, header: map[string]string{"Content-Type": "text/plain"}},

@@ -4,7 +4,7 @@
 //     standard http.ServeMux (here under /v2/);
 //
 //   - any http.Handler runs inside Vireo: one handler per route with
-//     vireo.FromHTTP (reading route parameters with r.PathValue thanks to
+//     vireo.WrapHandler (reading route parameters with r.PathValue thanks to
 //     vireo.WithPathValues), or a whole subtree with Mount.
 //
 //     go run ./_examples/http-interop
@@ -39,7 +39,7 @@ func newApp() *vireo.Application {
 		ctx.Text("hello from Vireo, path " + ctx.Path())
 	})
 	// A plain net/http handler serving a typed Vireo route.
-	app.Get("/users/{id:int}", vireo.FromHTTP(http.HandlerFunc(userHandler)))
+	app.Get("/users/{id:int}", vireo.WrapHandler(http.HandlerFunc(userHandler)))
 	// A whole net/http tree under /legacy: Mount strips the prefix, so
 	// the mux sees /hello/ann. Any method reaches it.
 	app.Mount("/legacy", legacyMux())

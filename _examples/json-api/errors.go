@@ -25,7 +25,7 @@ func jsonError(ctx vireo.Context) {
 	code := ctx.Status()
 	body := errorBody{Error: http.StatusText(code)}
 	var he *vireo.HTTPError
-	if err := ctx.Err(); errors.As(err, &he) {
+	if err := ctx.StopError(); errors.As(err, &he) {
 		body.Message = he.Message
 	} else if err != nil && code < 500 {
 		body.Message = err.Error()

@@ -116,7 +116,7 @@ func readAlbum(ctx vireo.Context) (albumInput, bool) {
 	if problems := in.validate(); problems != nil {
 		ctx.SetStatus(http.StatusBadRequest)
 		ctx.JSON(validationError{Error: "validation failed", Fields: problems})
-		ctx.StopExecution()
+		ctx.Stop()
 		return in, false
 	}
 	return in, true

@@ -31,7 +31,7 @@ func newApp(albums *store) *vireo.Application {
 	app := vireo.New(vireo.WithBodyLimit(bodyLimit))
 	h := &api{albums: albums}
 
-	r := app.Party("/albums")
+	r := app.Group("/albums")
 	r.Get("/", h.list)
 	r.Post("/", h.create)
 	r.Get("/{id:int}", h.get)

@@ -1,8 +1,8 @@
 // Command middleware shows Vireo middleware: request logging with
 // vireo.RequestLogger and request IDs from the middleware package (on
 // every log line of a request, and readable by error pages), basic
-// authentication on a party, a standard net/http middleware mounted
-// through vireo.FromStd, and panic recovery with a custom 500 page.
+// authentication on a group, a standard net/http middleware mounted
+// through vireo.WrapMiddleware, and panic recovery with a custom 500 page.
 // _examples/api-server uses the rest of the middleware package.
 //
 //	go run ./_examples/middleware
@@ -35,11 +35,11 @@ func newApp(logOut io.Writer) *vireo.Application {
 	// The application logger receives recovered panics with their stack.
 	app := vireo.New(vireo.WithLogger(logger))
 
-	// UseRouter middleware runs before routing, for every request, so
+	// UseBeforeRouting middleware runs before routing, for every request, so
 	// 404s are logged too. RequestID runs next and gives each request an
 	// ID (the client's X-Request-ID when it is sane), which RequestLogger
 	// adds to its line.
-	app.UseRouter(vireo.RequestLogger(logger), middleware.MustRequestID())
+	app.UseBeforeRouting(vireo.RequestLogger(logger), middleware.MustRequestID())
 
 	app.Get("/", func(ctx vireo.Context) {
 		ctx.Logger().Info("saying hello") // a handler's own line, with the request ID
@@ -54,13 +54,13 @@ func newApp(logOut io.Writer) *vireo.Application {
 	// the panic itself, as "vireo: panic recovered" with the stack, on the
 	// application logger.
 
-	// The admin party is guarded by middleware.BasicAuth (passwords
+	// The admin group is guarded by middleware.BasicAuth (passwords
 	// compared as SHA-256 digests in constant time; 401 with a
 	// WWW-Authenticate challenge otherwise); its handlers find the
 	// authenticated user with middleware.BasicAuthUser.
 	// noIndex is a standard net/http middleware (see noindex.go), mounted
-	// with vireo.FromStd.
-	admin := app.Party("/admin", vireo.FromStd(noIndex), middleware.MustBasicAuth(
+	// with vireo.WrapMiddleware.
+	admin := app.Group("/admin", vireo.WrapMiddleware(noIndex), middleware.MustBasicAuth(
 		middleware.WithRealm("admin"),
 		middleware.WithUsers(map[string]string{"admin": "admin", "ann": "s3cret"})))
 	admin.Get("/", func(ctx vireo.Context) {

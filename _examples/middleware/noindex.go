@@ -1,6 +1,6 @@
 // A standard net/http middleware, written without any knowledge of Vireo:
 // it asks search engines not to index what it serves. main.go mounts it on
-// the admin party with vireo.FromStd, which is how any
+// the admin group with vireo.WrapMiddleware, which is how any
 // func(http.Handler) http.Handler middleware (gorilla/handlers, rs/cors,
 // chi's middleware...) is used.
 

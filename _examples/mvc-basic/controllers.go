@@ -81,7 +81,7 @@ func (c *BooksController) DeleteBy(id int, _ *Admin) int {
 	return http.StatusNoContent
 }
 
-// Search is routed explicitly in BeforeActivation; its name alone would
+// Search is routed explicitly in BeforeRegister; its name alone would
 // not make it a route.
 func (c *BooksController) Search(ctx vireo.Context) []Book {
 	q := strings.ToLower(ctx.Query("q"))
@@ -94,9 +94,9 @@ func (c *BooksController) Search(ctx vireo.Context) []Book {
 	return out
 }
 
-// BeforeActivation runs once, at registration: it adds middleware to the
+// BeforeRegister runs once, at registration: it adds middleware to the
 // controller's routes and an explicit route.
-func (c *BooksController) BeforeActivation(b mvc.BeforeActivation) {
+func (c *BooksController) BeforeRegister(b mvc.Registrar) {
 	b.Router().Use(func(ctx vireo.Context) {
 		ctx.SetResponseHeader("X-Books-Count", strconv.Itoa(len(c.Repo.All())))
 		ctx.Next()

@@ -1,6 +1,6 @@
 // Command mvc-basic shows MVC controllers: routes named after methods,
 // dependency injection by type, results written by type, an explicit
-// route and middleware from BeforeActivation, and a per-request
+// route and middleware from BeforeRegister, and a per-request
 // dependency that authenticates.
 //
 //	go run ./_examples/mvc-basic
@@ -51,14 +51,14 @@ func newApp(repo *BookRepository, adminToken string) *vireo.Application {
 	// Values are injected by type (an interface field gets a registered
 	// value implementing it); funcs of the context are per-request
 	// providers.
-	m.Register(englishGreeter{}, repo, adminProvider(adminToken))
+	m.Provide(englishGreeter{}, repo, adminProvider(adminToken))
 
-	// Handle returns registration problems (a method that cannot be
+	// Register returns registration problems (a method that cannot be
 	// routed, an input nothing provides), each naming the controller and
 	// method. They are also recorded by the application, whose Build and
 	// Listen refuse to start with them, so main need not check here.
-	mvc.Handle(m.Party("/books"), new(BooksController))
-	mvc.Handle(m, new(HelloController))
+	mvc.Register(m.Group("/books"), new(BooksController))
+	mvc.Register(m, new(HelloController))
 	return app
 }
 

@@ -102,7 +102,7 @@ func TestControllers(t *testing.T) {
 				t.Errorf("body = %s, want %s", b, tt.wantBody)
 			}
 			if strings.HasPrefix(tt.path, "/books") && tt.wantStatus == 200 && res.Header.Get("X-Books-Count") == "" {
-				t.Error("BeforeActivation middleware did not run")
+				t.Error("BeforeRegister middleware did not run")
 			}
 		})
 	}

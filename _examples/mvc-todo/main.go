@@ -61,17 +61,17 @@ func newApp() *vireo.Application {
 
 	// For every request, pages and error pages alike: security headers
 	// and the session.
-	app.UseRouter(middleware.MustSecureHeaders(
+	app.UseBeforeRouting(middleware.MustSecureHeaders(
 		middleware.WithContentSecurityPolicy("default-src 'self'; form-action 'self'; frame-ancestors 'none'"),
 		middleware.WithReferrerPolicy("same-origin")), m.Handler())
 	app.HandleDir("/static", mustSub(static, "static"))
 	app.Get("/", func(ctx vireo.Context) { ctx.Redirect("/todos", http.StatusSeeOther) })
 
 	// Every page and form goes through the CSRF check and sees the user.
-	pages := mvc.New(app.Party("", csrfProtect(), userViewData))
-	pages.Register(m, NewTodoStore(), provideUser)
-	mvc.Handle(pages, new(AuthController))
-	mvc.Handle(pages.Party("/todos", requireLogin), new(TodoController))
+	pages := mvc.New(app.Group("", csrfProtect(), userViewData))
+	pages.Provide(m, NewTodoStore(), provideUser)
+	mvc.Register(pages, new(AuthController))
+	mvc.Register(pages.Group("/todos", requireLogin), new(TodoController))
 
 	app.OnErrorCode(http.StatusNotFound, errorPage("404.html", "Not found"))
 	app.OnErrorCode(http.StatusForbidden, errorPage("403.html", "Forbidden"))

@@ -1,12 +1,12 @@
 // Command routing shows Vireo's router: path parameters, typed parameters,
-// wildcards, parties (route groups with their own middleware and error
+// wildcards, groups (route groups with their own middleware and error
 // pages), and custom 404 and 405 responses.
 //
 //	go run ./_examples/routing
 //	curl http://127.0.0.1:8080/users/42        # typed {id:int}
 //	curl http://127.0.0.1:8080/users/ann       # plain {name}
 //	curl http://127.0.0.1:8080/files/a/b.txt   # wildcard {path...}
-//	curl http://127.0.0.1:8080/api/v1/status   # a party
+//	curl http://127.0.0.1:8080/api/v1/status   # a group
 //	curl -X DELETE http://127.0.0.1:8080/users/42   # 405 with Allow
 package main
 
@@ -67,16 +67,16 @@ func newApp() *vireo.Application {
 		ctx.Text("file " + p)
 	})
 
-	// A party groups routes under a prefix with middleware that runs only
+	// A group groups routes under a prefix with middleware that runs only
 	// for them, and may have its own error pages.
-	api := app.Party("/api/v1", func(ctx vireo.Context) {
+	api := app.Group("/api/v1", func(ctx vireo.Context) {
 		ctx.SetResponseHeader("X-API-Version", "1")
 		ctx.Next()
 	})
 	api.Get("/status", func(ctx vireo.Context) {
 		ctx.JSON(map[string]string{"status": "ok"})
 	})
-	admin := api.Party("/admin", requireToken("secret"))
+	admin := api.Group("/admin", requireToken("secret"))
 	admin.Get("/stats", func(ctx vireo.Context) {
 		ctx.JSON(map[string]int{"users": 2})
 	})
@@ -91,12 +91,12 @@ func newApp() *vireo.Application {
 	// The router has already set the Allow header when this runs.
 	app.OnErrorCode(http.StatusMethodNotAllowed, func(ctx vireo.Context) {
 		ctx.Text("method " + ctx.Method() + " is not allowed here; use one of: " +
-			ctx.Header().Get("Allow"))
+			ctx.ResponseHeader().Get("Allow"))
 	})
 	return app
 }
 
-// requireToken is party middleware: without the right bearer token the
+// requireToken is group middleware: without the right bearer token the
 // chain stops with 401 and the route's handler never runs.
 func requireToken(token string) vireo.Handler {
 	return func(ctx vireo.Context) {

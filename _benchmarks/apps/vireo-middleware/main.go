@@ -1,6 +1,6 @@
 // Command vireo-middleware is the middleware comparison on Vireo: request
 // ID, CORS, security headers and gzip compression from the middleware
-// package, installed with UseRouter, in front of GET /api/data writing a
+// package, installed with UseBeforeRouting, in front of GET /api/data writing a
 // 1 KB JSON body (marshalled once at start-up, as in the chi and Echo apps,
 // so that the comparison is about the middleware). The header set, the
 // gzip level (5) and the allowed origin are the same in the three apps.
@@ -37,7 +37,7 @@ func payload() []byte {
 func main() {
 	body := payload()
 	app := vireo.New()
-	app.UseRouter(
+	app.UseBeforeRouting(
 		middleware.MustRequestID(),
 		middleware.MustCORS(middleware.WithAllowedOrigins("http://localhost:3000")),
 		middleware.MustSecureHeaders(middleware.WithCrossOriginOpenerPolicy("")),

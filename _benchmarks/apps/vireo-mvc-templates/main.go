@@ -54,7 +54,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	if err := mvc.Handle(mvc.New(app.Router), new(HomeController)); err != nil {
+	if err := mvc.Register(mvc.New(app.Router), new(HomeController)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

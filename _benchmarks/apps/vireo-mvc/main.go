@@ -22,7 +22,7 @@ func (c *ValuesController) GetBy(id int) string {
 
 func main() {
 	app := vireo.New()
-	if err := mvc.Handle(mvc.New(app.Party("/api/values")), new(ValuesController)); err != nil {
+	if err := mvc.Register(mvc.New(app.Group("/api/values")), new(ValuesController)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
