@@ -160,7 +160,7 @@ func (h *typedHandler[In, Out]) serve(ctx Context) {
 		return
 	}
 	defer s.exit()
-	if s.Written() { // fn wrote its own answer
+	if s.Written() || s.stopped { // fn wrote its own answer, or stopped with a status
 		return
 	}
 	if h.status != http.StatusOK {

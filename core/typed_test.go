@@ -74,6 +74,10 @@ func typedApp(opts ...Option) *Application {
 	})
 	Delete(app, "/items/{id:int64}", func(ctx Context, in tByID) (NoContent, error) { return NoContent{}, nil })
 	Post(app, "/accepted", func(ctx Context, in struct{}) (tItem, error) { return tItem{ID: 7}, nil }, Status(http.StatusAccepted))
+	Get(app, "/stopped", func(ctx Context, in struct{}) (tItem, error) {
+		ctx.StopWithStatus(http.StatusConflict)
+		return tItem{}, nil
+	})
 	Get(app, "/own", func(ctx Context, in struct{}) (tItem, error) {
 		ctx.Text("written by hand")
 		return tItem{}, nil
@@ -109,6 +113,7 @@ func TestTypedHandlers(t *testing.T) {
 		{"delete 204", "DELETE", "/items/5", "", "", nil, 204, ""},
 		{"status option", "POST", "/accepted", "application/json", `{}`, nil, 202, `{"id":7,"name":"","price":0}`},
 		{"handler wrote its own answer", "GET", "/own", "", "", nil, 200, "written by hand"},
+		{"handler stopped with a status", "GET", "/stopped", "", "", nil, 409, `"status":409`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
