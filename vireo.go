@@ -78,6 +78,9 @@ type (
 	// BeforeWriteHook is called once just before a response's status line
 	// goes out (Context.OnBeforeWrite); its error replaces the response.
 	BeforeWriteHook = core.BeforeWriteHook
+	// DoneHook is called once a request's response is finished, error page
+	// and panic answer included (Context.OnDone).
+	DoneHook = core.DoneHook
 	// TimeoutResponse is the answer sent when a handler overruns the
 	// deadline of WithRequestTimeout or Context.NextWithTimeout.
 	TimeoutResponse = core.TimeoutResponse

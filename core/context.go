@@ -50,6 +50,7 @@ type state struct {
 	viewLayout  string
 	viewData    map[string]any
 	errorFired  bool
+	doneHooks   []DoneHook // OnDone; run by Application.done
 
 	// Handles. gen is the generation of the live handles: release adds
 	// one, so every handle made before fails. pins counts handle calls in
@@ -127,6 +128,10 @@ func (c *state) release() (reusable bool) {
 	}
 	c.held = nil
 	c.errorFired = false
+	if len(c.doneHooks) > 0 { // hooks of a request that never reached done
+		clear(c.doneHooks)
+		c.doneHooks = c.doneHooks[:0]
+	}
 	return true
 }
 
