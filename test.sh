@@ -192,6 +192,10 @@ example_cluster() { (cd _examples/cluster && go vet ./... && gotest_v -count=1 .
 example_sessions_redis() { (cd _examples/sessions-redis && go vet ./... && gotest -count=1 ./...); }
 
 otel() { (cd otelvireo && go vet ./... && gotest -race -count=1 ./...); }
+# Issue 23: the validator module, and the api-server example (its own module: it imports validator;
+# its OpenAPI test installs @redocly/cli, swagger-parser and Ajv with npm ci in internal/openapicheck).
+validator_module() { (cd validator && go vet ./... && gotest -race -count=1 ./...); }
+example_api_server() { (cd _examples/api-server && go vet ./... && gotest -race -count=1 ./...); }
 
 example_observability() { (cd _examples/observability && go vet ./... && gotest -count=1 ./...); }
 
@@ -217,6 +221,8 @@ step "middleware/ratelimit/redis (real redis-server)" ratelimit_redis redis-serv
 step "examples: cluster (3 instances, nginx, redis-server)" example_cluster redis-server nginx
 step "examples: sessions-redis (real redis-server)" example_sessions_redis redis-server
 step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)" otel
+step "validator module (go-playground/validator)" validator_module
+step "examples: api-server (typed handlers, OpenAPI checked by npm validators)" example_api_server node=nodejs npm
 step "examples: observability (OTLP collector stand-in, real Prometheus scraping)" example_observability
 step "benchmark suite: apps, runner, quick runs" benchmarks node=nodejs npm valgrind redis-server luajit
 step "browser test of mvc-todo (headless chromium)" browser chromium
