@@ -24,7 +24,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"time"
 )
 
 // ErrHijacked is returned by writes after the connection was hijacked.
@@ -46,8 +45,10 @@ type responseWriter struct {
 	hooks       []BeforeWriteHook // run once before the status goes out
 	refused     error             // a hook's error: the handler's writes are dropped
 
-	writeTimeout time.Duration // the application's; see deadline.go
-	deadline     uint8         // deadlineNone, deadlineArmed or deadlineHandler
+	rate     DataRate    // the minimum rate of writes that can block; see deadline.go
+	deadline uint8       // deadlineNone, deadlineArmed or deadlineHandler
+	flushed  int64       // size at the last Flush
+	body     *bodyReader // the request's body, whose rate a handler's read deadline replaces
 }
 
 // BeforeWriteHook is called by the response writer once per response, just
@@ -101,6 +102,8 @@ func (rw *responseWriter) reset(w http.ResponseWriter) {
 	rw.wroteHeader = false
 	rw.hijacked = false
 	rw.deadline = deadlineNone
+	rw.flushed = 0
+	rw.body = nil
 	if len(rw.hooks) > 0 || rw.refused != nil {
 		rw.dropHooks()
 	}
@@ -115,16 +118,23 @@ func (rw *responseWriter) Header() http.Header {
 }
 
 // WriteHeader records code; it reaches the client with the first write.
-// Informational codes (1xx but 101) go out at once, as net/http allows.
+// Informational codes go out at once, as on net/http: 100 and 103 (which
+// may repeat) with the headers set so far, and are not the final status;
+// 101 Switching Protocols is final, so it runs the before-write hooks and
+// is sent now, for the Hijack that follows it.
 func (rw *responseWriter) WriteHeader(code int) {
 	if rw.wroteHeader || rw.hijacked || rw.w == nil || rw.refused != nil {
 		return
 	}
-	if code >= 100 && code < 200 && code != http.StatusSwitchingProtocols {
+	switch {
+	case code == http.StatusSwitchingProtocols:
+		rw.status = code
+		rw.writeHeaderNow()
+	case code >= 100 && code < 200:
 		rw.w.WriteHeader(code)
-		return
+	default:
+		rw.status = code
 	}
-	rw.status = code
 }
 
 func (rw *responseWriter) writeHeaderNow() {
@@ -149,7 +159,7 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 		return 0, rw.refused
 	}
 	if rw.size+int64(len(p)) > writeDeadlineAfter {
-		rw.armDeadline()
+		rw.armDeadline(int64(len(p)))
 	}
 	n, err := rw.w.Write(p)
 	rw.size += int64(n)
@@ -169,7 +179,7 @@ func (rw *responseWriter) WriteString(s string) (int, error) {
 		return 0, rw.refused
 	}
 	if rw.size+int64(len(s)) > writeDeadlineAfter {
-		rw.armDeadline()
+		rw.armDeadline(int64(len(s)))
 	}
 	n, err := io.WriteString(rw.w, s)
 	rw.size += int64(n)
@@ -187,16 +197,27 @@ func (rw *responseWriter) ReadFrom(r io.Reader) (int64, error) {
 	if rw.writeHeaderNow(); rw.refused != nil {
 		return 0, rw.refused
 	}
-	rw.armDeadline()
-	var n int64
-	var err error
-	if rf, ok := rw.w.(io.ReaderFrom); ok {
-		n, err = rf.ReadFrom(r)
-	} else {
-		n, err = io.Copy(writerOnly{rw.w}, r)
+	// The file goes out in chunks, each under its own deadline; a chunk of
+	// an *os.File still goes through sendfile (io.LimitedReader).
+	rf, _ := rw.w.(io.ReaderFrom)
+	var total int64
+	chunk := &io.LimitedReader{R: r}
+	for {
+		rw.armDeadline(fileChunk)
+		chunk.N = fileChunk
+		var n int64
+		var err error
+		if rf != nil {
+			n, err = rf.ReadFrom(chunk)
+		} else {
+			n, err = io.Copy(writerOnly{rw.w}, chunk)
+		}
+		total += n
+		rw.size += n
+		if err != nil || n < fileChunk {
+			return total, err
+		}
 	}
-	rw.size += n
-	return n, err
 }
 
 // writerOnly hides a writer's ReadFrom so io.Copy cannot recurse into it.
@@ -218,15 +239,29 @@ func (rw *responseWriter) FlushError() error {
 	if rw.writeHeaderNow(); rw.refused != nil {
 		return rw.refused
 	}
-	rw.armDeadline()
+	rw.armDeadline(rw.size - rw.flushed)
+	rw.flushed = rw.size
 	return http.NewResponseController(rw.w).Flush()
 }
 
-// Hijack hands the connection to the caller (websockets, proxies). The
-// response is then the caller's: Vireo writes nothing more.
+// Hijack hands the connection to the caller (websockets, proxies). A 101
+// written before is on the connection by then (net/http flushes it); the
+// before-write hooks run first when no status was sent (a session is
+// saved even though the caller writes its own response), and one that
+// refuses the response makes Hijack fail with its error. The connection
+// is then the caller's: Vireo writes nothing more.
 func (rw *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if rw.w == nil {
 		return nil, nil, ErrContextReleased
+	}
+	if rw.hijacked {
+		return nil, nil, ErrHijacked
+	}
+	if rw.refused == nil && !rw.wroteHeader && len(rw.hooks) > 0 {
+		rw.runHooks()
+	}
+	if rw.refused != nil {
+		return nil, nil, rw.refused
 	}
 	conn, brw, err := http.NewResponseController(rw.w).Hijack()
 	if err == nil {

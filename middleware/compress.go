@@ -26,6 +26,16 @@
 //
 // Encoders are pooled per encoding and reset for each response; so are the
 // writers and their buffers.
+//
+// BREACH: the length of a compressed response tells how well its content
+// compresses, so a page that holds a secret and reflects attacker-chosen
+// input lets an attacker who sees the encrypted traffic guess the secret
+// character by character (a guess that matches compresses better). The
+// CSRF middleware defeats this for its token by masking it afresh in every
+// response (see CSRF). Other secrets a page shows beside reflected input
+// (an API key, a personal token) are the application's to keep out of
+// compressed responses: serve them from a route without Compress, or
+// exclude their content type with WithContentTypes.
 
 package middleware
 
@@ -349,9 +359,14 @@ func (cw *compressWriter) reset(m *compress, w http.ResponseWriter, enc *encodin
 func (cw *compressWriter) Header() http.Header { return cw.w.Header() }
 
 // WriteHeader passes the status on (the core holds it until the body) and
-// remembers it for the decision.
+// remembers it for the decision. Informational statuses pass at once and
+// decide nothing, but 101 Switching Protocols, after which the connection
+// carries another protocol: it is never compressed.
 func (cw *compressWriter) WriteHeader(code int) {
-	if code >= 200 && cw.state == undecided {
+	switch {
+	case code == http.StatusSwitchingProtocols:
+		cw.pass()
+	case code >= 200 && cw.state == undecided:
 		cw.status = code
 	}
 	cw.w.WriteHeader(code)
@@ -506,10 +521,16 @@ func (cw *compressWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 func (cw *compressWriter) Unwrap() http.ResponseWriter { return cw.w }
 
 // close writes what is still buffered (uncompressed: the whole body was
-// below the minimum size) or ends the compressed stream.
+// below the minimum size) or ends the compressed stream. A HEAD answer
+// that wrote no body (http.ServeContent writes none for HEAD) is decided
+// from its headers, as GET's first write would be, so it gets GET's
+// Content-Encoding instead of the uncompressed Content-Length.
 func (cw *compressWriter) close() {
 	switch cw.state {
 	case undecided:
+		if cw.head && len(cw.buf) == 0 {
+			cw.decideEarly()
+		}
 		if len(cw.buf) > 0 {
 			cw.decideEarly()
 			if cw.state == undecided {

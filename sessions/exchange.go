@@ -14,8 +14,10 @@
 package sessions
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"net"
 	"net/http"
 
 	"github.com/vireo-go/vireo/core"
@@ -67,15 +69,19 @@ func HTTP(w http.ResponseWriter, r *http.Request) Exchange {
 // nor a value HTTP returned.
 var ErrExchange = errors.New("sessions: the Exchange must be a core.Context or come from HTTP(w, r)")
 
-// requestOf returns the request of x, or nil for an unknown Exchange.
-func requestOf(x Exchange) *http.Request {
+// secureOf reports whether the client's connection is HTTPS, the one
+// scheme check of the framework: for a core.Context, Context.IsTLS, which
+// believes X-Forwarded-Proto or Forwarded from the proxies trusted with
+// core.WithTrustedProxies, as HSTS and the CSRF cookie do; for plain
+// net/http code, which has no trusted proxies, the request's own TLS.
+func secureOf(x Exchange) bool {
 	switch x := x.(type) {
 	case core.Context:
-		return x.Request()
+		return x.IsTLS()
 	case *httpExchange:
-		return x.r
+		return x.r.TLS != nil
 	}
-	return nil
+	return false
 }
 
 // headerOf returns the response header of x's response.
@@ -203,10 +209,25 @@ func (w *saveWriter) Write(p []byte) (int, error) {
 }
 
 // Flush saves the session, then flushes the server's writer.
-func (w *saveWriter) Flush() {
-	if w.beforeWrite() == nil {
-		_ = http.NewResponseController(w.ResponseWriter).Flush()
+func (w *saveWriter) Flush() { _ = w.FlushError() }
+
+// FlushError is Flush that reports failure (a failed save, a writer that
+// cannot flush), for http.ResponseController.
+func (w *saveWriter) FlushError() error {
+	if err := w.beforeWrite(); err != nil {
+		return err
 	}
+	return http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Hijack saves the session, then hands the connection over (see
+// http.Hijacker): the caller writes its own response on it. After a
+// failed save, the client has its 503 and Hijack returns the error.
+func (w *saveWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	if err := w.beforeWrite(); err != nil {
+		return nil, nil, err
+	}
+	return http.NewResponseController(w.ResponseWriter).Hijack()
 }
 
 // Unwrap returns the server's writer, for http.ResponseController.

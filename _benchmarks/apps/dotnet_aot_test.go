@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 // TestDotnetAOTApp publishes the Native AOT apps (netcore-aot,
@@ -18,14 +20,14 @@ import (
 // executable against the contract. It is skipped, saying why, where dotnet
 // or the C toolchain Native AOT links with (clang, zlib) is missing.
 func TestDotnetAOTApp(t *testing.T) {
-	if _, err := exec.LookPath("dotnet"); err != nil {
-		t.Skip("dotnet not found: the Native AOT apps are not built or checked")
-	}
-	clang, err := exec.LookPath("clang")
-	if err != nil {
-		t.Skip("clang not found: Native AOT cannot link the AOT apps (Debian: apt-get install -y clang zlib1g-dev)")
-	}
+	testtool.Require(t, "dotnet") // the .NET 10 SDK, from Microsoft: Debian has no package
+	clang := testtool.Require(t, "clang", "clang", "zlib1g-dev")
 	if out, _ := exec.Command(clang, "-print-file-name=libz.so").Output(); !filepath.IsAbs(strings.TrimSpace(string(out))) {
+		// clang was there without zlib's development files (installed with
+		// it by Require when clang itself was missing).
+		if testtool.CI() {
+			t.Fatal("CI=true and zlib's development library is missing: Native AOT cannot link the AOT apps (Debian: apt-get install -y zlib1g-dev)")
+		}
 		t.Skip("zlib's development library not found: Native AOT cannot link the AOT apps (Debian: apt-get install -y zlib1g-dev)")
 	}
 	root, _ := benchtest.MustContract(t)

@@ -14,6 +14,8 @@ import (
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
 	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 // memoryStoreWarning is what express-session prints once per process at
@@ -32,12 +34,8 @@ func npmCI(t *testing.T, dir string) {
 }
 
 func TestExpressApps(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not found: the Express apps are not checked")
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm not found: the Express apps cannot be installed")
-	}
+	testtool.Require(t, "node", "nodejs")
+	testtool.Require(t, "npm")
 	root, _ := benchtest.MustContract(t)
 	tests := []struct {
 		app     string
@@ -92,12 +90,8 @@ func TestNodeHTTP2App(t *testing.T) {
 // of the verifier, with one process and with two (node:cluster, the pool
 // split between them).
 func TestTechEmpowerNodeApps(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not found: the Node TechEmpower apps are not checked")
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm not found: the Node TechEmpower apps cannot be installed")
-	}
+	testtool.Require(t, "node", "nodejs")
+	testtool.Require(t, "npm")
 	root, _ := benchtest.MustContract(t)
 	for _, app := range []string{"tfb-expressjs", "tfb-nodehttp"} {
 		dir := filepath.Join(root, "apps", app)
