@@ -54,8 +54,9 @@ type state struct {
 	// Handles. gen is the generation of the live handles: release adds
 	// one, so every handle made before fails. pins counts handle calls in
 	// progress; release waits for them (see handle.go).
-	gen  atomic.Uint64
-	pins atomic.Int32
+	gen   atomic.Uint64
+	pins  atomic.Int32
+	owner atomic.Uintptr // curg of the goroutine serving the request; 0: none (see handle.go)
 
 	// Storage handed out through a handle, which a caller may keep: it is
 	// dropped at release instead of being reused for the next request.
@@ -80,6 +81,7 @@ func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 	c.out = &c.writer
 	c.request = r
 	c.index = -1
+	c.owner.Store(curg())
 	if r.Body != nil && r.Body != http.NoBody {
 		c.limitBody() // WithBodyLimit bounds Request().Body too, not only the readers
 	}
@@ -89,7 +91,10 @@ func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 // values and their writes ErrContextReleased. Handle calls already past
 // their check may still be running; the caller waits for them (release) or
 // never reuses c (a WrapMiddleware chain left running).
-func (c *state) retire() { c.gen.Add(1) }
+func (c *state) retire() {
+	c.owner.Store(0) // the chain goes on elsewhere: every call pins
+	c.gen.Add(1)
+}
 
 // release retires c's handles, waits for the handle calls in progress (a
 // goroutine that kept a handle and got past the check just before), then

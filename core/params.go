@@ -36,38 +36,29 @@ func (ps Params) Get(name string) string {
 
 // Lookup returns the value of the named parameter and whether it exists.
 func (ps Params) Lookup(name string) (string, bool) {
-	s := ps.c.enter()
-	if s == nil {
-		return "", false
-	}
-	v, ok := s.params.lookup(name)
-	s.exit()
-	return v, ok
+	return with2(ps.c, "", false, func(s *state) (string, bool) {
+		v, ok := s.params.lookup(name)
+		return v, ok
+	})
 }
 
 // Len returns the number of parameters.
 func (ps Params) Len() int {
-	s := ps.c.enter()
-	if s == nil {
-		return 0
-	}
-	n := len(s.params)
-	s.exit()
-	return n
+	return with(ps.c, 0, func(s *state) int {
+		n := len(s.params)
+		return n
+	})
 }
 
 // At returns the i-th parameter (0 <= i < Len), or the zero Param.
 func (ps Params) At(i int) Param {
-	s := ps.c.enter()
-	if s == nil {
-		return Param{}
-	}
-	var p Param
-	if i >= 0 && i < len(s.params) {
-		p = s.params[i]
-	}
-	s.exit()
-	return p
+	return with(ps.c, Param{}, func(s *state) Param {
+		var p Param
+		if i >= 0 && i < len(s.params) {
+			p = s.params[i]
+		}
+		return p
+	})
 }
 
 // All returns an iterator over the parameters' names and values, in

@@ -68,12 +68,9 @@ func (app *Application) OnError(handler func(ctx Context, err error)) {
 // with WithErrorDetails). Without an error it is the status text of an
 // error status, else "".
 func (c Context) ErrorMessage() string {
-	s := c.enter()
-	if s == nil {
-		return ""
-	}
-	defer s.exit()
-	return s.errorMessage()
+	return with(c, "", func(s *state) string {
+		return s.errorMessage()
+	})
 }
 
 func (c *state) errorMessage() string {
