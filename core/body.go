@@ -47,6 +47,13 @@ func bodyError(err error, what string) *HTTPError {
 	return &HTTPError{Code: http.StatusBadRequest, Message: what + ": " + err.Error(), Err: err}
 }
 
+// ReadBody reads the whole request body, up to the body limit.
+func (c Context) ReadBody() ([]byte, error) {
+	return with2(c, nil, ErrContextReleased, func(s *state) ([]byte, error) {
+		return s.ReadBody()
+	})
+}
+
 func (c *state) ReadBody() ([]byte, error) {
 	return c.readAll("reading body")
 }
@@ -83,6 +90,18 @@ func (c *state) readAll(what string) ([]byte, error) {
 func isJSON(contentType string) bool {
 	mt, _, err := mime.ParseMediaType(contentType)
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}
+
+// ReadJSON decodes the JSON request body into v, then validates it (see
+// WithValidator). The request must say it is JSON (Content-Type
+// application/json or a +json type), else 415: a cross-site HTML form can
+// post text/plain but not JSON. Unknown fields are ignored; an empty body,
+// malformed JSON, a type mismatch or trailing data give a 400 naming the
+// problem, an oversized body a 413.
+func (c Context) ReadJSON(v any) error {
+	return with(c, ErrContextReleased, func(s *state) error {
+		return s.ReadJSON(v)
+	})
 }
 
 func (c *state) ReadJSON(v any) error {
@@ -124,6 +143,17 @@ func jsonError(err error) *HTTPError {
 		return &HTTPError{Code: http.StatusBadRequest, Message: fmt.Sprintf("JSON field %s: expected %s, got %s", field, te.Type, te.Value), Err: err}
 	}
 	return &HTTPError{Code: http.StatusBadRequest, Message: "malformed JSON: " + err.Error(), Err: err}
+}
+
+// ReadForm parses the form body (urlencoded or multipart) and the query
+// into the struct pointed to by v, then validates it (see WithValidator).
+// Fields are matched by their `form` tag,
+// else by name, case-insensitively; a tag of "-" skips the field. Supported
+// field types: string, bool, ints, uints, floats and slices of those.
+func (c Context) ReadForm(v any) error {
+	return with(c, ErrContextReleased, func(s *state) error {
+		return s.ReadForm(v)
+	})
 }
 
 func (c *state) ReadForm(v any) error {

@@ -171,8 +171,24 @@ func (c *state) Clone() *state {
 
 func (c *state) App() *Application { return c.app }
 
+// Request returns the request. Handlers may replace it with SetRequest, for
+// example to attach a context.Context value.
+func (c Context) Request() *http.Request {
+	return with(c, nil, func(s *state) *http.Request {
+		return s.Request()
+	})
+}
+
 func (c *state) Request() *http.Request {
 	return c.request
+}
+
+// SetRequest replaces the request seen by the rest of the chain (nil is
+// ignored).
+func (c Context) SetRequest(r *http.Request) {
+	run(c, func(s *state) {
+		s.SetRequest(r)
+	})
 }
 
 func (c *state) SetRequest(r *http.Request) {
@@ -186,14 +202,43 @@ func (c *state) ResponseWriter() http.ResponseWriter {
 	return c.out
 }
 
+// Route returns the matched route, or nil for unmatched requests.
+func (c Context) Route() *Route {
+	return with(c, nil, func(s *state) *Route {
+		return s.Route()
+	})
+}
+
 func (c *state) Route() *Route { return c.route }
+
+// Method returns the request method.
+func (c Context) Method() string {
+	return with(c, "", func(s *state) string {
+		return s.Method()
+	})
+}
 
 func (c *state) Method() string {
 	return c.request.Method
 }
 
+// Path returns the request path, percent-decoded.
+func (c Context) Path() string {
+	return with(c, "", func(s *state) string {
+		return s.Path()
+	})
+}
+
 func (c *state) Path() string {
 	return c.request.URL.Path
+}
+
+// Query returns the first value of the named query-string parameter, or "".
+// Route parameters are read with Param.
+func (c Context) Query(name string) string {
+	return with(c, "", func(s *state) string {
+		return s.Query(name)
+	})
 }
 
 func (c *state) Query(name string) string {
@@ -203,6 +248,14 @@ func (c *state) Query(name string) string {
 	return c.query.Get(name)
 }
 
+// QueryDefault returns the named query-string parameter, or def when it is
+// absent or empty (and for a stale handle, as for a request without it).
+func (c Context) QueryDefault(name, def string) string {
+	return with(c, def, func(s *state) string {
+		return s.QueryDefault(name, def)
+	})
+}
+
 func (c *state) QueryDefault(name, def string) string {
 	if v := c.Query(name); v != "" {
 		return v
@@ -210,9 +263,24 @@ func (c *state) QueryDefault(name, def string) string {
 	return def
 }
 
+// FormValue returns the named value from the query or the form body
+// (urlencoded or multipart), reading at most the body limit.
+func (c Context) FormValue(name string) string {
+	return with(c, "", func(s *state) string {
+		return s.FormValue(name)
+	})
+}
+
 func (c *state) FormValue(name string) string {
 	c.parseFormOrStop()
 	return c.request.FormValue(name)
+}
+
+// PostValue returns the named value from the form body only.
+func (c Context) PostValue(name string) string {
+	return with(c, "", func(s *state) string {
+		return s.PostValue(name)
+	})
 }
 
 func (c *state) PostValue(name string) string {
@@ -234,16 +302,58 @@ func (c *state) parseFormOrStop() {
 	}
 }
 
+// RequestHeader returns the first value of the named request header, or "".
+func (c Context) RequestHeader(name string) string {
+	return with(c, "", func(s *state) string {
+		return s.RequestHeader(name)
+	})
+}
+
 func (c *state) RequestHeader(name string) string {
 	return c.request.Header.Get(name)
+}
+
+// SetResponseHeader sets a response header, replacing any value it had.
+// Headers reach the client with the status, so set them before writing the
+// body.
+func (c Context) SetResponseHeader(name, value string) {
+	run(c, func(s *state) {
+		s.SetResponseHeader(name, value)
+	})
+}
+
+// ResponseHeader returns the response header map, as http.ResponseWriter's Header
+// does. Changes after the status was sent have no effect. Request headers
+// are read with RequestHeader.
+func (c Context) ResponseHeader() http.Header {
+	if h := with(c, nil, func(s *state) http.Header { return s.out.Header() }); h != nil {
+		return h
+	}
+	return http.Header{} // stale: a fresh map, unused
 }
 
 func (c *state) SetResponseHeader(name, value string) {
 	c.out.Header().Set(name, value)
 }
 
+// SetContentType sets the response Content-Type, which the body writers
+// (Text, HTML, JSON, ...) then keep.
+func (c Context) SetContentType(contentType string) {
+	run(c, func(s *state) {
+		s.SetContentType(contentType)
+	})
+}
+
 func (c *state) SetContentType(contentType string) {
 	c.SetResponseHeader("Content-Type", contentType)
+}
+
+// RequestCookie returns the value of the named request cookie and whether
+// the request has it; SetCookie is the response side.
+func (c Context) RequestCookie(name string) (string, bool) {
+	return with2(c, "", false, func(s *state) (string, bool) {
+		return s.Cookie(name)
+	})
 }
 
 func (c *state) Cookie(name string) (string, bool) {
@@ -254,8 +364,25 @@ func (c *state) Cookie(name string) (string, bool) {
 	return ck.Value, true
 }
 
+// SetCookie adds a Set-Cookie header to the response.
+func (c Context) SetCookie(cookie *http.Cookie) {
+	run(c, func(s *state) {
+		s.SetCookie(cookie)
+	})
+}
+
 func (c *state) SetCookie(cookie *http.Cookie) {
 	http.SetCookie(c.out, cookie)
+}
+
+// SetStatus sets the response status. It reaches the client with the
+// first byte of the body; an error status (>= 400) with no body runs the
+// error handler registered for it. A code outside 100-999, which net/http
+// cannot send, stops the chain with a 500 whose error names the code.
+func (c Context) SetStatus(code int) {
+	run(c, func(s *state) {
+		s.SetStatus(code)
+	})
 }
 
 func (c *state) SetStatus(code int) {
@@ -272,12 +399,40 @@ func (e errStatusCode) Error() string {
 	return "vireo: invalid status code " + strconv.Itoa(int(e))
 }
 
+// Status returns the response status set so far (200 by default).
+func (c Context) Status() int {
+	return with(c, 0, func(s *state) int {
+		return s.Status()
+	})
+}
+
 func (c *state) Status() int { return c.writer.status }
+
+// Written reports whether the status line has been sent.
+func (c Context) Written() bool {
+	return with(c, false, func(s *state) bool {
+		return s.Written()
+	})
+}
 
 func (c *state) Written() bool { return c.writer.wroteHeader || c.writer.hijacked }
 
+// Write writes p to the response body.
+func (c Context) Write(p []byte) (int, error) {
+	return with2(c, 0, ErrContextReleased, func(s *state) (int, error) {
+		return s.Write(p)
+	})
+}
+
 func (c *state) Write(p []byte) (int, error) {
 	return c.out.Write(p)
+}
+
+// WriteString writes text to the response body.
+func (c Context) WriteString(text string) (int, error) {
+	return with2(c, 0, ErrContextReleased, func(s *state) (int, error) {
+		return s.WriteString(text)
+	})
 }
 
 func (c *state) WriteString(s string) (int, error) {
@@ -285,6 +440,13 @@ func (c *state) WriteString(s string) (int, error) {
 		return c.writer.WriteString(s)
 	}
 	return io.WriteString(c.out, s)
+}
+
+// Next runs the next handler of the chain, unless the chain was stopped.
+func (c Context) Next() {
+	run(c, func(s *state) {
+		s.next(c)
+	})
 }
 
 // next runs the next handler of the chain, unless the chain was stopped,
@@ -300,20 +462,60 @@ func (c *state) next(h Context) {
 	}
 }
 
+// IsStopped reports whether Stop (or a Stop variant) was called.
+// It is true for a Context whose request is over.
+func (c Context) IsStopped() bool {
+	return with(c, true, func(s *state) bool {
+		return s.stopped
+	})
+}
+
+// Stop stops the chain: later calls to Next do nothing.
+func (c Context) Stop() {
+	run(c, func(s *state) {
+		s.Stop()
+	})
+}
+
 func (c *state) Stop() {
 	c.stopped = true
 }
 
 func (c *state) IsStopped() bool { return c.stopped }
 
+// StopWithStatus stops the chain and sets the status. When nothing has been
+// written, the error handler for the code runs after the chain.
+func (c Context) StopWithStatus(code int) {
+	run(c, func(s *state) {
+		s.StopWithStatus(code)
+	})
+}
+
 func (c *state) StopWithStatus(code int) {
 	c.Stop()
 	c.SetStatus(code)
 }
 
+// StopWithError stops the chain with err. The status comes from err's
+// StatusCode method when it has one (HTTPError does), else 500. The error
+// handler for that status can read err with StopError.
+func (c Context) StopWithError(err error) {
+	run(c, func(s *state) {
+		s.StopWithError(err)
+	})
+}
+
 func (c *state) StopWithError(err error) {
 	c.err = err
 	c.StopWithStatus(StatusOf(err))
+}
+
+// StopError returns the error given to StopWithError, for error handlers, or
+// ErrContextReleased once the request is over.
+func (c Context) StopError() error {
+	return with(c, ErrContextReleased, func(s *state) error {
+		return s.Err()
+	})
 }
 
 func (c *state) Err() error { return c.err }

@@ -19,8 +19,23 @@ import (
 	"time"
 )
 
+// Attachment marks the response as a download named filename.
+func (c Context) Attachment(filename string) {
+	run(c, func(s *state) {
+		s.Attachment(filename)
+	})
+}
+
 func (c *state) Attachment(filename string) {
 	c.SetResponseHeader("Content-Disposition", contentDisposition(filename))
+}
+
+// Download serves the file at path (as ServeFile does) as a download named
+// filename, or the file's own base name when filename is "".
+func (c Context) Download(path, filename string) {
+	run(c, func(s *state) {
+		s.Download(path, filename)
+	})
 }
 
 func (c *state) Download(path, filename string) {
@@ -83,6 +98,17 @@ type EventStream struct {
 // ErrInvalidEventField is returned by Send for an event name or ID with a
 // line break.
 var ErrInvalidEventField = errors.New("vireo: SSE event name or id with a line break")
+
+// SSE starts a server-sent events response: it sets Content-Type
+// text/event-stream, Cache-Control no-cache and X-Accel-Buffering no (for
+// nginx), sends the status and flushes. It fails when the writer cannot
+// flush (under a request timeout, for example). The stream ends when the
+// handler returns; watch Request().Context().Done() for the client leaving.
+func (c Context) SSE() (*EventStream, error) {
+	return with2(c, nil, ErrContextReleased, func(s *state) (*EventStream, error) {
+		return s.SSE(c)
+	})
+}
 
 func (c *state) SSE(ctx Context) (*EventStream, error) {
 	h := c.out.Header()

@@ -18,6 +18,14 @@ import (
 	"strings"
 )
 
+// Scheme returns "https" or "http": the request's own (TLS or not), or the
+// one a trusted proxy reports.
+func (c Context) Scheme() string {
+	return with(c, "", func(s *state) string {
+		return s.Scheme()
+	})
+}
+
 func (c *state) Scheme() string {
 	if c.fromTrustedProxy() {
 		var v string
@@ -36,7 +44,23 @@ func (c *state) Scheme() string {
 	return "http"
 }
 
+// IsTLS reports whether the client's connection is secure: Scheme is
+// "https".
+func (c Context) IsTLS() bool {
+	return with(c, false, func(s *state) bool {
+		return s.IsTLS()
+	})
+}
+
 func (c *state) IsTLS() bool { return c.Scheme() == "https" }
+
+// Host returns the host the client asked for (with its port, if any): the
+// request's Host, or the one a trusted proxy reports.
+func (c Context) Host() string {
+	return with(c, "", func(s *state) string {
+		return s.Host()
+	})
+}
 
 func (c *state) Host() string {
 	if c.fromTrustedProxy() {

@@ -35,6 +35,14 @@ const (
 
 var defaultOffers = []string{MIMEJSON, MIMEXML, MIMEHTML, MIMEText}
 
+// NegotiateFormat returns the offer the client's Accept header prefers, or
+// "" when it accepts none of them.
+func (c Context) NegotiateFormat(offers ...string) string {
+	return with(c, "", func(s *state) string {
+		return s.NegotiateFormat(offers...)
+	})
+}
+
 func (c *state) NegotiateFormat(offers ...string) string {
 	accept := c.request.Header.Values("Accept")
 	if len(accept) == 0 && len(offers) > 0 {
@@ -82,6 +90,18 @@ func acceptQuality(accept []string, offer string) float64 {
 // HTML result as it is; it must escape whatever it did not write itself.
 type Markup interface {
 	HTML() string
+}
+
+// Negotiate writes data in the format the client prefers among offers
+// (default JSON, XML, HTML, text, in that order of preference for equal
+// q-values): JSON and XML marshal data; text writes fmt.Sprint(data); HTML
+// writes fmt.Sprint(data) escaped, strings included, unless data is a
+// Markup, whose HTML method vouches for its output. When the client
+// accepts none of the offers, the request is stopped with 406.
+func (c Context) Negotiate(data any, offers ...string) {
+	run(c, func(s *state) {
+		s.Negotiate(data, offers...)
+	})
 }
 
 func (c *state) Negotiate(data any, offers ...string) {

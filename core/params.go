@@ -22,6 +22,17 @@ type Param struct {
 	Value string
 }
 
+// Params returns the route parameters, for typed reads and iteration;
+// Param reads one by name.
+func (c Context) Params() Params { return Params{c} }
+
+// Param returns the value of the named route parameter, or "".
+func (c Context) Param(name string) string {
+	return with(c, "", func(s *state) string {
+		return s.params.get(name) // cannot panic: no defer needed to unpin
+	})
+}
+
 // Params reads the parameters of the matched route, in pattern order;
 // Context.Params returns it. Once its request is over it has none.
 type Params struct {
@@ -45,8 +56,7 @@ func (ps Params) Lookup(name string) (string, bool) {
 // Len returns the number of parameters.
 func (ps Params) Len() int {
 	return with(ps.c, 0, func(s *state) int {
-		n := len(s.params)
-		return n
+		return len(s.params)
 	})
 }
 

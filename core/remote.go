@@ -13,6 +13,14 @@ import (
 	"strings"
 )
 
+// ClientIP returns the client's IP address: the connection's peer, or the
+// address from the trusted proxy header set with WithTrustedProxies.
+func (c Context) ClientIP() string {
+	return with(c, "", func(s *state) string {
+		return s.RemoteAddr()
+	})
+}
+
 func (c *state) RemoteAddr() string {
 	peer := peerIP(c.request)
 	app := c.app

@@ -37,6 +37,13 @@ func (c *state) setContentTypeIfUnset(ct []string) {
 	}
 }
 
+// Text writes text as text/plain (unless a Content-Type was set).
+func (c Context) Text(text string) {
+	run(c, func(s *state) {
+		s.Text(text)
+	})
+}
+
 func (c *state) Text(s string) {
 	c.setContentTypeIfUnset(textPlainUTF8)
 	c.writeOrStop(c.WriteString(s))
@@ -50,13 +57,36 @@ func (c *state) writeOrStop(_ int, err error) {
 	}
 }
 
+// HTML writes text as text/html (unless a Content-Type was set). text is sent as
+// is: escape untrusted data yourself or use View.
+func (c Context) HTML(text string) {
+	run(c, func(s *state) {
+		s.HTML(text)
+	})
+}
+
 func (c *state) HTML(s string) {
 	c.setContentTypeIfUnset(textHTMLUTF8)
 	c.writeOrStop(c.WriteString(s))
 }
 
+// JSON writes v encoded as JSON. A value that cannot be encoded stops the
+// chain with a 500 and nothing of the document is sent.
+func (c Context) JSON(v any) {
+	run(c, func(s *state) {
+		s.JSON(v)
+	})
+}
+
 func (c *state) JSON(v any) {
 	c.JSONIndent(v, "")
+}
+
+// JSONIndent writes v encoded as JSON, each level indented by indent.
+func (c Context) JSONIndent(v any, indent string) {
+	run(c, func(s *state) {
+		s.JSONIndent(v, indent)
+	})
 }
 
 func (c *state) JSONIndent(v any, indent string) {
@@ -72,6 +102,14 @@ func (c *state) JSONIndent(v any, indent string) {
 	}
 	buf.B = buf.B[:len(buf.B)-1] // Encode's trailing newline
 	c.writeBuffered(jsonUTF8, buf.B)
+}
+
+// XML writes v encoded as XML, with the XML header. A value that cannot be
+// encoded stops the chain with a 500.
+func (c Context) XML(v any) {
+	run(c, func(s *state) {
+		s.XML(v)
+	})
 }
 
 func (c *state) XML(v any) {
@@ -103,6 +141,14 @@ func (c *state) writeBuffered(contentType []string, body []byte) {
 		c.out.Header()["Content-Length"] = []string{strconv.Itoa(len(body))}
 	}
 	c.writeOrStop(c.Write(body))
+}
+
+// Redirect replies with a redirect to url (absolute or relative to the
+// request path) and stops the chain. code must be a 3xx status; 0 means 302.
+func (c Context) Redirect(url string, code int) {
+	run(c, func(s *state) {
+		s.Redirect(url, code)
+	})
 }
 
 func (c *state) Redirect(url string, code int) {

@@ -14,6 +14,13 @@ import "log/slog"
 // RequestIDKey is the Values key of the request ID.
 const RequestIDKey = "vireo.request_id"
 
+// RequestID returns the request's ID, or "" when no middleware gave it one.
+func (c Context) RequestID() string {
+	return with(c, "", func(s *state) string {
+		return s.RequestID()
+	})
+}
+
 func (c *state) RequestID() string {
 	switch v := c.values.get(RequestIDKey).(type) {
 	case string:
@@ -22,6 +29,20 @@ func (c *state) RequestID() string {
 		return *v
 	}
 	return ""
+}
+
+// Logger returns the application's logger with the request ID attached
+// (see RequestID); once the request is over, the application's logger.
+func (c Context) Logger() *slog.Logger {
+	s := c.enter()
+	if s == nil {
+		if c.s == nil {
+			return slog.Default()
+		}
+		return c.s.app.logger
+	}
+	defer s.exit()
+	return s.Logger()
 }
 
 func (c *state) Logger() *slog.Logger {

@@ -61,6 +61,18 @@ type BeforeWriteHook interface {
 	BeforeWrite(ctx Context) error
 }
 
+// OnBeforeWrite registers h to run before the response's status line goes
+// out (see BeforeWriteHook); hooks run in registration order and the first
+// error stops them. A hook registered after the response started never
+// runs. It does not allocate once the pooled Context has held as many hooks
+// before; h itself should be a pointer (a pointer in an interface does not
+// allocate, a closure usually does).
+func (c Context) OnBeforeWrite(h BeforeWriteHook) {
+	run(c, func(s *state) {
+		s.OnBeforeWrite(h)
+	})
+}
+
 func (c *state) OnBeforeWrite(h BeforeWriteHook) {
 	c.writer.ctx = c
 	c.writer.hooks = append(c.writer.hooks, h)

@@ -188,6 +188,17 @@ func fsError(err error) error {
 	return err
 }
 
+// ServeFile serves the named file from the local file system with
+// http.ServeContent (conditional requests, ranges, Content-Type by
+// extension). A missing file or a directory is a 404 and an unreadable one
+// a 403, both through the application's error pages. name is trusted:
+// never build it from request input; use HandleDir for that.
+func (c Context) ServeFile(name string) {
+	run(c, func(s *state) {
+		s.ServeFile(name)
+	})
+}
+
 func (c *state) ServeFile(name string) {
 	f, err := os.Open(name)
 	if err != nil {

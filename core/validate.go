@@ -66,6 +66,15 @@ func (e *ValidationError) Error() string {
 // StatusCode returns 400.
 func (e *ValidationError) StatusCode() int { return http.StatusBadRequest }
 
+// Validate runs the application's Validator on v (nil when there is none).
+// Errors come back as a *ValidationError or an HTTPError of 400, ready for
+// StopWithError.
+func (c Context) Validate(v any) error {
+	return with(c, ErrContextReleased, func(s *state) error {
+		return s.Validate(v)
+	})
+}
+
 func (c *state) Validate(v any) error {
 	if c.app.validator == nil {
 		return nil
@@ -83,6 +92,16 @@ func (c *state) Validate(v any) error {
 		return he
 	}
 	return &HTTPError{Code: http.StatusBadRequest, Message: err.Error(), Err: err}
+}
+
+// ReadXML decodes the XML request body into v, then validates it. Like
+// ReadJSON it answers a body that does not say it is XML (Content-Type
+// application/xml, text/xml or a +xml type) with 415,
+// malformed XML or trailing data with 400 and an oversized body with 413.
+func (c Context) ReadXML(v any) error {
+	return with(c, ErrContextReleased, func(s *state) error {
+		return s.ReadXML(v)
+	})
 }
 
 func (c *state) ReadXML(v any) error {

@@ -18,6 +18,9 @@ type Values struct {
 	c Context
 }
 
+// Values returns the request-scoped value store.
+func (c Context) Values() Values { return Values{c} }
+
 // Set stores value under key, replacing any previous value.
 func (v Values) Set(key string, value any) {
 	run(v.c, func(s *state) {
@@ -28,8 +31,7 @@ func (v Values) Set(key string, value any) {
 // Get returns the value stored under key, or nil.
 func (v Values) Get(key string) any {
 	return with(v.c, nil, func(s *state) any {
-		val := s.values.get(key)
-		return val
+		return s.values.get(key)
 	})
 }
 
@@ -49,8 +51,7 @@ func (v Values) Delete(key string) {
 // Len returns the number of values.
 func (v Values) Len() int {
 	return with(v.c, 0, func(s *state) int {
-		n := len(s.values.entries)
-		return n
+		return len(s.values.entries)
 	})
 }
 

@@ -63,8 +63,27 @@ func (app *Application) RegisterView(engine ViewEngine) error {
 // ViewEngine returns the registered view engine, or nil.
 func (app *Application) ViewEngine() ViewEngine { return app.view }
 
+// SetViewLayout overrides the layout of the next View call in this request;
+// the view package's NoLayout renders without one.
+func (c Context) SetViewLayout(layout string) {
+	run(c, func(s *state) {
+		s.SetViewLayout(layout)
+	})
+}
+
 func (c *state) SetViewLayout(layout string) {
 	c.viewLayout = layout
+}
+
+// SetViewData sets a value that View merges into its data, so middleware
+// can provide data (a user, a CSRF token) that every page sees. When View's
+// data is a map[string]any, its own keys win; when it is nil, the map of
+// SetViewData's values is the data; other data types are rendered as
+// given, and the values are then available only through ViewData.
+func (c Context) SetViewData(key string, value any) {
+	run(c, func(s *state) {
+		s.SetViewData(key, value)
+	})
 }
 
 func (c *state) SetViewData(key string, value any) {
@@ -74,8 +93,26 @@ func (c *state) SetViewData(key string, value any) {
 	c.viewData[key] = value
 }
 
+// ViewData returns the values set with SetViewData in this request. The
+// map belongs to the Context and is cleared when the request ends: copy
+// what must outlive the handler.
+func (c Context) ViewData() map[string]any {
+	return with(c, nil, func(s *state) map[string]any {
+		return s.ViewData()
+	})
+}
+
 func (c *state) ViewData() map[string]any {
 	return c.viewData
+}
+
+// View renders the named template with data and writes it as text/html.
+// On failure nothing is written but the error status: the error is logged
+// and the chain is stopped with a 500 whose cause StopError returns.
+func (c Context) View(name string, data any) {
+	run(c, func(s *state) {
+		s.View(name, data)
+	})
 }
 
 func (c *state) View(name string, data any) {
