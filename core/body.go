@@ -50,11 +50,11 @@ func bodyError(err error, what string) *HTTPError {
 // ReadBody reads the whole request body, up to the body limit.
 func (c Context) ReadBody() ([]byte, error) {
 	return with2(c, nil, ErrContextReleased, func(s *state) ([]byte, error) {
-		return s.ReadBody()
+		return s.readBody()
 	})
 }
 
-func (c *state) ReadBody() ([]byte, error) {
+func (c *state) readBody() ([]byte, error) {
 	return c.readAll("reading body")
 }
 
@@ -100,11 +100,11 @@ func isJSON(contentType string) bool {
 // problem, an oversized body a 413.
 func (c Context) ReadJSON(v any) error {
 	return with(c, ErrContextReleased, func(s *state) error {
-		return s.ReadJSON(v)
+		return s.readJSON(v)
 	})
 }
 
-func (c *state) ReadJSON(v any) error {
+func (c *state) readJSON(v any) error {
 	if ct := c.request.Header.Get("Content-Type"); !isJSON(ct) {
 		return NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("request body must be JSON (Content-Type: application/json), got %q", ct))
 	}
@@ -118,7 +118,7 @@ func (c *state) ReadJSON(v any) error {
 	if err := json.Unmarshal(body, v); err != nil {
 		return jsonError(err)
 	}
-	return c.Validate(v)
+	return c.validate(v)
 }
 
 // jsonError turns a json.Unmarshal error into a 400 naming the problem.
@@ -152,11 +152,11 @@ func jsonError(err error) *HTTPError {
 // field types: string, bool, ints, uints, floats and slices of those.
 func (c Context) ReadForm(v any) error {
 	return with(c, ErrContextReleased, func(s *state) error {
-		return s.ReadForm(v)
+		return s.readForm(v)
 	})
 }
 
-func (c *state) ReadForm(v any) error {
+func (c *state) readForm(v any) error {
 	r := c.request
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if hasBody(r) && ct != "application/x-www-form-urlencoded" && ct != "multipart/form-data" {
@@ -168,7 +168,7 @@ func (c *state) ReadForm(v any) error {
 	if err := c.app.forms.decode(r.Form, v); err != nil {
 		return err
 	}
-	return c.Validate(v)
+	return c.validate(v)
 }
 
 // hasBody reports whether r comes with a body (announced or chunked).

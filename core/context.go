@@ -156,7 +156,7 @@ func (c *state) drain() bool {
 }
 
 // Clone returns a detached copy of the request data; see Context.Clone.
-func (c *state) Clone() *state {
+func (c *state) clone() *state {
 	cp := &state{
 		app:     c.app,
 		request: c.request,
@@ -169,17 +169,17 @@ func (c *state) Clone() *state {
 	return cp
 }
 
-func (c *state) App() *Application { return c.app }
+func (c *state) application() *Application { return c.app }
 
 // Request returns the request. Handlers may replace it with SetRequest, for
 // example to attach a context.Context value.
 func (c Context) Request() *http.Request {
 	return with(c, nil, func(s *state) *http.Request {
-		return s.Request()
+		return s.req()
 	})
 }
 
-func (c *state) Request() *http.Request {
+func (c *state) req() *http.Request {
 	return c.request
 }
 
@@ -187,49 +187,49 @@ func (c *state) Request() *http.Request {
 // ignored).
 func (c Context) SetRequest(r *http.Request) {
 	run(c, func(s *state) {
-		s.SetRequest(r)
+		s.setRequest(r)
 	})
 }
 
-func (c *state) SetRequest(r *http.Request) {
+func (c *state) setRequest(r *http.Request) {
 	if r == nil {
 		return // the request is never nil while the handle lives
 	}
 	c.request = r
 }
 
-func (c *state) ResponseWriter() http.ResponseWriter {
+func (c *state) responseWriter() http.ResponseWriter {
 	return c.out
 }
 
 // Route returns the matched route, or nil for unmatched requests.
 func (c Context) Route() *Route {
 	return with(c, nil, func(s *state) *Route {
-		return s.Route()
+		return s.matched()
 	})
 }
 
-func (c *state) Route() *Route { return c.route }
+func (c *state) matched() *Route { return c.route }
 
 // Method returns the request method.
 func (c Context) Method() string {
 	return with(c, "", func(s *state) string {
-		return s.Method()
+		return s.method()
 	})
 }
 
-func (c *state) Method() string {
+func (c *state) method() string {
 	return c.request.Method
 }
 
 // Path returns the request path, percent-decoded.
 func (c Context) Path() string {
 	return with(c, "", func(s *state) string {
-		return s.Path()
+		return s.path()
 	})
 }
 
-func (c *state) Path() string {
+func (c *state) path() string {
 	return c.request.URL.Path
 }
 
@@ -237,11 +237,11 @@ func (c *state) Path() string {
 // Route parameters are read with Param.
 func (c Context) Query(name string) string {
 	return with(c, "", func(s *state) string {
-		return s.Query(name)
+		return s.queryParam(name)
 	})
 }
 
-func (c *state) Query(name string) string {
+func (c *state) queryParam(name string) string {
 	if c.query == nil {
 		c.query = c.request.URL.Query()
 	}
@@ -252,12 +252,12 @@ func (c *state) Query(name string) string {
 // absent or empty (and for a stale handle, as for a request without it).
 func (c Context) QueryDefault(name, def string) string {
 	return with(c, def, func(s *state) string {
-		return s.QueryDefault(name, def)
+		return s.queryDefault(name, def)
 	})
 }
 
-func (c *state) QueryDefault(name, def string) string {
-	if v := c.Query(name); v != "" {
+func (c *state) queryDefault(name, def string) string {
+	if v := c.queryParam(name); v != "" {
 		return v
 	}
 	return def
@@ -267,11 +267,11 @@ func (c *state) QueryDefault(name, def string) string {
 // (urlencoded or multipart), reading at most the body limit.
 func (c Context) FormValue(name string) string {
 	return with(c, "", func(s *state) string {
-		return s.FormValue(name)
+		return s.formValue(name)
 	})
 }
 
-func (c *state) FormValue(name string) string {
+func (c *state) formValue(name string) string {
 	c.parseFormOrStop()
 	return c.request.FormValue(name)
 }
@@ -279,11 +279,11 @@ func (c *state) FormValue(name string) string {
 // PostValue returns the named value from the form body only.
 func (c Context) PostValue(name string) string {
 	return with(c, "", func(s *state) string {
-		return s.PostValue(name)
+		return s.postValue(name)
 	})
 }
 
-func (c *state) PostValue(name string) string {
+func (c *state) postValue(name string) string {
 	c.parseFormOrStop()
 	return c.request.PostFormValue(name)
 }
@@ -298,18 +298,18 @@ func (c *state) parseFormOrStop() {
 		return
 	}
 	if err := c.parseForm(); err != nil {
-		c.StopWithError(err)
+		c.stopWithError(err)
 	}
 }
 
 // RequestHeader returns the first value of the named request header, or "".
 func (c Context) RequestHeader(name string) string {
 	return with(c, "", func(s *state) string {
-		return s.RequestHeader(name)
+		return s.requestHeader(name)
 	})
 }
 
-func (c *state) RequestHeader(name string) string {
+func (c *state) requestHeader(name string) string {
 	return c.request.Header.Get(name)
 }
 
@@ -318,7 +318,7 @@ func (c *state) RequestHeader(name string) string {
 // body.
 func (c Context) SetResponseHeader(name, value string) {
 	run(c, func(s *state) {
-		s.SetResponseHeader(name, value)
+		s.setResponseHeader(name, value)
 	})
 }
 
@@ -332,7 +332,7 @@ func (c Context) ResponseHeader() http.Header {
 	return http.Header{} // stale: a fresh map, unused
 }
 
-func (c *state) SetResponseHeader(name, value string) {
+func (c *state) setResponseHeader(name, value string) {
 	c.out.Header().Set(name, value)
 }
 
@@ -340,23 +340,23 @@ func (c *state) SetResponseHeader(name, value string) {
 // (Text, HTML, JSON, ...) then keep.
 func (c Context) SetContentType(contentType string) {
 	run(c, func(s *state) {
-		s.SetContentType(contentType)
+		s.setContentType(contentType)
 	})
 }
 
-func (c *state) SetContentType(contentType string) {
-	c.SetResponseHeader("Content-Type", contentType)
+func (c *state) setContentType(contentType string) {
+	c.setResponseHeader("Content-Type", contentType)
 }
 
 // RequestCookie returns the value of the named request cookie and whether
 // the request has it; SetCookie is the response side.
 func (c Context) RequestCookie(name string) (string, bool) {
 	return with2(c, "", false, func(s *state) (string, bool) {
-		return s.Cookie(name)
+		return s.cookie(name)
 	})
 }
 
-func (c *state) Cookie(name string) (string, bool) {
+func (c *state) cookie(name string) (string, bool) {
 	ck, err := c.request.Cookie(name)
 	if err != nil {
 		return "", false
@@ -367,11 +367,11 @@ func (c *state) Cookie(name string) (string, bool) {
 // SetCookie adds a Set-Cookie header to the response.
 func (c Context) SetCookie(cookie *http.Cookie) {
 	run(c, func(s *state) {
-		s.SetCookie(cookie)
+		s.setCookie(cookie)
 	})
 }
 
-func (c *state) SetCookie(cookie *http.Cookie) {
+func (c *state) setCookie(cookie *http.Cookie) {
 	http.SetCookie(c.out, cookie)
 }
 
@@ -381,13 +381,13 @@ func (c *state) SetCookie(cookie *http.Cookie) {
 // cannot send, stops the chain with a 500 whose error names the code.
 func (c Context) SetStatus(code int) {
 	run(c, func(s *state) {
-		s.SetStatus(code)
+		s.setStatus(code)
 	})
 }
 
-func (c *state) SetStatus(code int) {
+func (c *state) setStatus(code int) {
 	if code < 100 || code > 999 {
-		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: errStatusCode(code)})
+		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: errStatusCode(code)})
 		return
 	}
 	c.out.WriteHeader(code)
@@ -402,40 +402,40 @@ func (e errStatusCode) Error() string {
 // Status returns the response status set so far (200 by default).
 func (c Context) Status() int {
 	return with(c, 0, func(s *state) int {
-		return s.Status()
+		return s.status()
 	})
 }
 
-func (c *state) Status() int { return c.writer.status }
+func (c *state) status() int { return c.writer.status }
 
 // Written reports whether the status line has been sent.
 func (c Context) Written() bool {
 	return with(c, false, func(s *state) bool {
-		return s.Written()
+		return s.written()
 	})
 }
 
-func (c *state) Written() bool { return c.writer.wroteHeader || c.writer.hijacked }
+func (c *state) written() bool { return c.writer.wroteHeader || c.writer.hijacked }
 
 // Write writes p to the response body.
 func (c Context) Write(p []byte) (int, error) {
 	return with2(c, 0, ErrContextReleased, func(s *state) (int, error) {
-		return s.Write(p)
+		return s.write(p)
 	})
 }
 
-func (c *state) Write(p []byte) (int, error) {
+func (c *state) write(p []byte) (int, error) {
 	return c.out.Write(p)
 }
 
 // WriteString writes text to the response body.
 func (c Context) WriteString(text string) (int, error) {
 	return with2(c, 0, ErrContextReleased, func(s *state) (int, error) {
-		return s.WriteString(text)
+		return s.writeString(text)
 	})
 }
 
-func (c *state) WriteString(s string) (int, error) {
+func (c *state) writeString(s string) (int, error) {
 	if c.out == http.ResponseWriter(&c.writer) {
 		return c.writer.WriteString(s)
 	}
@@ -473,27 +473,27 @@ func (c Context) IsStopped() bool {
 // Stop stops the chain: later calls to Next do nothing.
 func (c Context) Stop() {
 	run(c, func(s *state) {
-		s.Stop()
+		s.stop()
 	})
 }
 
-func (c *state) Stop() {
+func (c *state) stop() {
 	c.stopped = true
 }
 
-func (c *state) IsStopped() bool { return c.stopped }
+func (c *state) isStopped() bool { return c.stopped }
 
 // StopWithStatus stops the chain and sets the status. When nothing has been
 // written, the error handler for the code runs after the chain.
 func (c Context) StopWithStatus(code int) {
 	run(c, func(s *state) {
-		s.StopWithStatus(code)
+		s.stopWithStatus(code)
 	})
 }
 
-func (c *state) StopWithStatus(code int) {
-	c.Stop()
-	c.SetStatus(code)
+func (c *state) stopWithStatus(code int) {
+	c.stop()
+	c.setStatus(code)
 }
 
 // StopWithError stops the chain with err. The status comes from err's
@@ -501,21 +501,21 @@ func (c *state) StopWithStatus(code int) {
 // handler for that status can read err with StopError.
 func (c Context) StopWithError(err error) {
 	run(c, func(s *state) {
-		s.StopWithError(err)
+		s.stopWithError(err)
 	})
 }
 
-func (c *state) StopWithError(err error) {
+func (c *state) stopWithError(err error) {
 	c.err = err
-	c.StopWithStatus(StatusOf(err))
+	c.stopWithStatus(StatusOf(err))
 }
 
 // StopError returns the error given to StopWithError, for error handlers, or
 // ErrContextReleased once the request is over.
 func (c Context) StopError() error {
 	return with(c, ErrContextReleased, func(s *state) error {
-		return s.Err()
+		return s.stopErr()
 	})
 }
 
-func (c *state) Err() error { return c.err }
+func (c *state) stopErr() error { return c.err }

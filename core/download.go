@@ -22,28 +22,28 @@ import (
 // Attachment marks the response as a download named filename.
 func (c Context) Attachment(filename string) {
 	run(c, func(s *state) {
-		s.Attachment(filename)
+		s.attachment(filename)
 	})
 }
 
-func (c *state) Attachment(filename string) {
-	c.SetResponseHeader("Content-Disposition", contentDisposition(filename))
+func (c *state) attachment(filename string) {
+	c.setResponseHeader("Content-Disposition", contentDisposition(filename))
 }
 
 // Download serves the file at path (as ServeFile does) as a download named
 // filename, or the file's own base name when filename is "".
 func (c Context) Download(path, filename string) {
 	run(c, func(s *state) {
-		s.Download(path, filename)
+		s.download(path, filename)
 	})
 }
 
-func (c *state) Download(path, filename string) {
+func (c *state) download(path, filename string) {
 	if filename == "" {
 		filename = path[strings.LastIndexAny(path, `/\`)+1:]
 	}
-	c.Attachment(filename)
-	c.ServeFile(path)
+	c.attachment(filename)
+	c.serveFile(path)
 }
 
 func contentDisposition(name string) string {
@@ -106,11 +106,11 @@ var ErrInvalidEventField = errors.New("vireo: SSE event name or id with a line b
 // handler returns; watch Request().Context().Done() for the client leaving.
 func (c Context) SSE() (*EventStream, error) {
 	return with2(c, nil, ErrContextReleased, func(s *state) (*EventStream, error) {
-		return s.SSE(c)
+		return s.sSE(c)
 	})
 }
 
-func (c *state) SSE(ctx Context) (*EventStream, error) {
+func (c *state) sSE(ctx Context) (*EventStream, error) {
 	h := c.out.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -169,7 +169,7 @@ func (s *EventStream) write(p string) error {
 		return ErrContextReleased
 	}
 	defer c.exit()
-	if _, err := c.WriteString(p); err != nil {
+	if _, err := c.writeString(p); err != nil {
 		return err
 	}
 	return s.rc.Flush()

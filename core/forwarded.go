@@ -22,11 +22,11 @@ import (
 // one a trusted proxy reports.
 func (c Context) Scheme() string {
 	return with(c, "", func(s *state) string {
-		return s.Scheme()
+		return s.scheme()
 	})
 }
 
-func (c *state) Scheme() string {
+func (c *state) scheme() string {
 	if c.fromTrustedProxy() {
 		var v string
 		if c.app.proxyForwarded() {
@@ -48,21 +48,21 @@ func (c *state) Scheme() string {
 // "https".
 func (c Context) IsTLS() bool {
 	return with(c, false, func(s *state) bool {
-		return s.IsTLS()
+		return s.isTLS()
 	})
 }
 
-func (c *state) IsTLS() bool { return c.Scheme() == "https" }
+func (c *state) isTLS() bool { return c.scheme() == "https" }
 
 // Host returns the host the client asked for (with its port, if any): the
 // request's Host, or the one a trusted proxy reports.
 func (c Context) Host() string {
 	return with(c, "", func(s *state) string {
-		return s.Host()
+		return s.host()
 	})
 }
 
-func (c *state) Host() string {
+func (c *state) host() string {
 	if c.fromTrustedProxy() {
 		var v string
 		if c.app.proxyForwarded() {

@@ -185,6 +185,6 @@ func (c Context) App() *Application {
 // ErrContextReleased and it runs no chain.
 func (c Context) Clone() Context {
 	return with(c, Context{}, func(s *state) Context {
-		return s.Clone().handle()
+		return s.clone().handle()
 	})
 }

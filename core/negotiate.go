@@ -39,11 +39,11 @@ var defaultOffers = []string{MIMEJSON, MIMEXML, MIMEHTML, MIMEText}
 // "" when it accepts none of them.
 func (c Context) NegotiateFormat(offers ...string) string {
 	return with(c, "", func(s *state) string {
-		return s.NegotiateFormat(offers...)
+		return s.negotiateFormat(offers...)
 	})
 }
 
-func (c *state) NegotiateFormat(offers ...string) string {
+func (c *state) negotiateFormat(offers ...string) string {
 	accept := c.request.Header.Values("Accept")
 	if len(accept) == 0 && len(offers) > 0 {
 		return offers[0]
@@ -100,11 +100,11 @@ type Markup interface {
 // accepts none of the offers, the request is stopped with 406.
 func (c Context) Negotiate(data any, offers ...string) {
 	run(c, func(s *state) {
-		s.Negotiate(data, offers...)
+		s.negotiate(data, offers...)
 	})
 }
 
-func (c *state) Negotiate(data any, offers ...string) {
+func (c *state) negotiate(data any, offers ...string) {
 	if len(offers) == 0 {
 		offers = defaultOffers
 	}
@@ -140,17 +140,17 @@ func (c *state) Negotiate(data any, offers ...string) {
 			}
 		case MIMEHTML:
 			if m, ok := data.(Markup); ok {
-				c.HTML(m.HTML())
+				c.hTML(m.HTML())
 			} else {
-				c.HTML(html.EscapeString(fmt.Sprint(data)))
+				c.hTML(html.EscapeString(fmt.Sprint(data)))
 			}
 			return
 		case MIMEText:
-			c.Text(fmt.Sprint(data))
+			c.text(fmt.Sprint(data))
 			return
 		}
 	}
-	c.StopWithError(NewHTTPError(http.StatusNotAcceptable, "acceptable: "+strings.Join(offers, ", ")))
+	c.stopWithError(NewHTTPError(http.StatusNotAcceptable, "acceptable: "+strings.Join(offers, ", ")))
 }
 
 // rankedOffer is an offer of Negotiate with the q-value the client gives

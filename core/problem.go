@@ -108,7 +108,7 @@ func (c *state) prefersJSON() bool {
 // errorRequestID returns the request's ID, making one (and sending it as
 // X-Request-Id) when no middleware gave it one.
 func (c *state) errorRequestID() string {
-	if id := c.RequestID(); id != "" {
+	if id := c.requestID(); id != "" {
 		return id
 	}
 	var b [8]byte
@@ -145,7 +145,7 @@ func defaultErrorHandler(c *state) {
 		body, err := json.Marshal(p)
 		if err == nil {
 			h["Content-Type"] = problemJSONUTF8
-			c.WriteString(string(body))
+			c.writeString(string(body))
 			return
 		}
 	}
@@ -154,5 +154,5 @@ func defaultErrorHandler(c *state) {
 		body += ": " + detail
 	}
 	h["Content-Type"] = textPlainUTF8
-	c.WriteString(body)
+	c.writeString(body)
 }

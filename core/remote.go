@@ -17,11 +17,11 @@ import (
 // address from the trusted proxy header set with WithTrustedProxies.
 func (c Context) ClientIP() string {
 	return with(c, "", func(s *state) string {
-		return s.RemoteAddr()
+		return s.remoteAddr()
 	})
 }
 
-func (c *state) RemoteAddr() string {
+func (c *state) remoteAddr() string {
 	peer := peerIP(c.request)
 	app := c.app
 	if app.proxyHeader == "" || !app.trusted(peer) {

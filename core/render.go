@@ -40,20 +40,20 @@ func (c *state) setContentTypeIfUnset(ct []string) {
 // Text writes text as text/plain (unless a Content-Type was set).
 func (c Context) Text(text string) {
 	run(c, func(s *state) {
-		s.Text(text)
+		s.text(text)
 	})
 }
 
-func (c *state) Text(s string) {
+func (c *state) text(s string) {
 	c.setContentTypeIfUnset(textPlainUTF8)
-	c.writeOrStop(c.WriteString(s))
+	c.writeOrStop(c.writeString(s))
 }
 
 // writeOrStop records a failed body write with StopWithError, so that the
 // writers that return nothing still report it through StopError.
 func (c *state) writeOrStop(_ int, err error) {
 	if err != nil && err != ErrContextReleased {
-		c.StopWithError(err)
+		c.stopWithError(err)
 	}
 }
 
@@ -61,35 +61,35 @@ func (c *state) writeOrStop(_ int, err error) {
 // is: escape untrusted data yourself or use View.
 func (c Context) HTML(text string) {
 	run(c, func(s *state) {
-		s.HTML(text)
+		s.hTML(text)
 	})
 }
 
-func (c *state) HTML(s string) {
+func (c *state) hTML(s string) {
 	c.setContentTypeIfUnset(textHTMLUTF8)
-	c.writeOrStop(c.WriteString(s))
+	c.writeOrStop(c.writeString(s))
 }
 
 // JSON writes v encoded as JSON. A value that cannot be encoded stops the
 // chain with a 500 and nothing of the document is sent.
 func (c Context) JSON(v any) {
 	run(c, func(s *state) {
-		s.JSON(v)
+		s.jSON(v)
 	})
 }
 
-func (c *state) JSON(v any) {
-	c.JSONIndent(v, "")
+func (c *state) jSON(v any) {
+	c.jSONIndent(v, "")
 }
 
 // JSONIndent writes v encoded as JSON, each level indented by indent.
 func (c Context) JSONIndent(v any, indent string) {
 	run(c, func(s *state) {
-		s.JSONIndent(v, indent)
+		s.jSONIndent(v, indent)
 	})
 }
 
-func (c *state) JSONIndent(v any, indent string) {
+func (c *state) jSONIndent(v any, indent string) {
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
 	enc := json.NewEncoder(buf)
@@ -97,7 +97,7 @@ func (c *state) JSONIndent(v any, indent string) {
 		enc.SetIndent("", indent)
 	}
 	if err := enc.Encode(v); err != nil {
-		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
+		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
 		return
 	}
 	buf.B = buf.B[:len(buf.B)-1] // Encode's trailing newline
@@ -108,16 +108,16 @@ func (c *state) JSONIndent(v any, indent string) {
 // encoded stops the chain with a 500.
 func (c Context) XML(v any) {
 	run(c, func(s *state) {
-		s.XML(v)
+		s.xML(v)
 	})
 }
 
-func (c *state) XML(v any) {
+func (c *state) xML(v any) {
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
 	buf.WriteString(xml.Header)
 	if err := xml.NewEncoder(buf).Encode(v); err != nil {
-		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
+		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
 		return
 	}
 	c.writeBuffered(xmlUTF8, buf.B)
@@ -140,26 +140,26 @@ func (c *state) writeBuffered(contentType []string, body []byte) {
 	if len(body) > netHTTPBuffer {
 		c.out.Header()["Content-Length"] = []string{strconv.Itoa(len(body))}
 	}
-	c.writeOrStop(c.Write(body))
+	c.writeOrStop(c.write(body))
 }
 
 // Redirect replies with a redirect to url (absolute or relative to the
 // request path) and stops the chain. code must be a 3xx status; 0 means 302.
 func (c Context) Redirect(url string, code int) {
 	run(c, func(s *state) {
-		s.Redirect(url, code)
+		s.redirect(url, code)
 	})
 }
 
-func (c *state) Redirect(url string, code int) {
+func (c *state) redirect(url string, code int) {
 	if code == 0 {
 		code = http.StatusFound
 	}
 	if code < 300 || code > 399 {
-		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: errRedirectCode(code)})
+		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: errRedirectCode(code)})
 		return
 	}
-	c.Stop()
+	c.stop()
 	http.Redirect(c.out, c.request, url, code)
 }
 

@@ -17,11 +17,11 @@ const RequestIDKey = "vireo.request_id"
 // RequestID returns the request's ID, or "" when no middleware gave it one.
 func (c Context) RequestID() string {
 	return with(c, "", func(s *state) string {
-		return s.RequestID()
+		return s.requestID()
 	})
 }
 
-func (c *state) RequestID() string {
+func (c *state) requestID() string {
 	switch v := c.values.get(RequestIDKey).(type) {
 	case string:
 		return v
@@ -42,11 +42,11 @@ func (c Context) Logger() *slog.Logger {
 		return c.s.app.logger
 	}
 	defer s.exit()
-	return s.Logger()
+	return s.logger()
 }
 
-func (c *state) Logger() *slog.Logger {
-	if id := c.RequestID(); id != "" {
+func (c *state) logger() *slog.Logger {
+	if id := c.requestID(); id != "" {
 		return c.app.logger.With(slog.String("request_id", id))
 	}
 	return c.app.logger

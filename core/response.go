@@ -69,11 +69,11 @@ type BeforeWriteHook interface {
 // allocate, a closure usually does).
 func (c Context) OnBeforeWrite(h BeforeWriteHook) {
 	run(c, func(s *state) {
-		s.OnBeforeWrite(h)
+		s.onBeforeWrite(h)
 	})
 }
 
-func (c *state) OnBeforeWrite(h BeforeWriteHook) {
+func (c *state) onBeforeWrite(h BeforeWriteHook) {
 	c.writer.ctx = c
 	c.writer.hooks = append(c.writer.hooks, h)
 }
@@ -91,7 +91,7 @@ func (rw *responseWriter) runHooks() bool {
 		hooks[i] = nil
 	}
 	if err != nil {
-		rw.ctx.StopWithError(err)
+		rw.ctx.stopWithError(err)
 		rw.refused = err
 		return false
 	}

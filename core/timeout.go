@@ -72,11 +72,11 @@ func WithRequestTimeout(d time.Duration) Option {
 // until the chain returns, so a late handler never reaches another request.
 func (c Context) NextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOut bool) {
 	return with(c, false, func(s *state) bool {
-		return s.NextWithTimeout(d, resp)
+		return s.nextWithTimeout(d, resp)
 	})
 }
 
-func (c *state) NextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOut bool) {
+func (c *state) nextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOut bool) {
 	if resp == nil {
 		resp = &defaultTimeoutResponse
 	}

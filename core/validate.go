@@ -71,11 +71,11 @@ func (e *ValidationError) StatusCode() int { return http.StatusBadRequest }
 // StopWithError.
 func (c Context) Validate(v any) error {
 	return with(c, ErrContextReleased, func(s *state) error {
-		return s.Validate(v)
+		return s.validate(v)
 	})
 }
 
-func (c *state) Validate(v any) error {
+func (c *state) validate(v any) error {
 	if c.app.validator == nil {
 		return nil
 	}
@@ -100,11 +100,11 @@ func (c *state) Validate(v any) error {
 // malformed XML or trailing data with 400 and an oversized body with 413.
 func (c Context) ReadXML(v any) error {
 	return with(c, ErrContextReleased, func(s *state) error {
-		return s.ReadXML(v)
+		return s.readXML(v)
 	})
 }
 
-func (c *state) ReadXML(v any) error {
+func (c *state) readXML(v any) error {
 	// A missing Content-Type is refused too: a cross-site page can send a
 	// body without one (a Blob with no type) and no CORS preflight.
 	ct := c.request.Header.Get("Content-Type")
@@ -148,5 +148,5 @@ func (c *state) ReadXML(v any) error {
 		}
 		return NewHTTPError(http.StatusBadRequest, "malformed XML: data after the root element")
 	}
-	return c.Validate(v)
+	return c.validate(v)
 }

@@ -67,11 +67,11 @@ func (app *Application) ViewEngine() ViewEngine { return app.view }
 // the view package's NoLayout renders without one.
 func (c Context) SetViewLayout(layout string) {
 	run(c, func(s *state) {
-		s.SetViewLayout(layout)
+		s.setViewLayout(layout)
 	})
 }
 
-func (c *state) SetViewLayout(layout string) {
+func (c *state) setViewLayout(layout string) {
 	c.viewLayout = layout
 }
 
@@ -82,11 +82,11 @@ func (c *state) SetViewLayout(layout string) {
 // given, and the values are then available only through ViewData.
 func (c Context) SetViewData(key string, value any) {
 	run(c, func(s *state) {
-		s.SetViewData(key, value)
+		s.setViewData(key, value)
 	})
 }
 
-func (c *state) SetViewData(key string, value any) {
+func (c *state) setViewData(key string, value any) {
 	if c.viewData == nil {
 		c.viewData = make(map[string]any)
 	}
@@ -98,11 +98,11 @@ func (c *state) SetViewData(key string, value any) {
 // what must outlive the handler.
 func (c Context) ViewData() map[string]any {
 	return with(c, nil, func(s *state) map[string]any {
-		return s.ViewData()
+		return s.viewDataMap()
 	})
 }
 
-func (c *state) ViewData() map[string]any {
+func (c *state) viewDataMap() map[string]any {
 	return c.viewData
 }
 
@@ -111,14 +111,14 @@ func (c *state) ViewData() map[string]any {
 // and the chain is stopped with a 500 whose cause StopError returns.
 func (c Context) View(name string, data any) {
 	run(c, func(s *state) {
-		s.View(name, data)
+		s.view(name, data)
 	})
 }
 
-func (c *state) View(name string, data any) {
+func (c *state) view(name string, data any) {
 	engine := c.app.view
 	if engine == nil {
-		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: ErrNoViewEngine})
+		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: ErrNoViewEngine})
 		return
 	}
 	data = c.mergeViewData(data)
@@ -126,7 +126,7 @@ func (c *state) View(name string, data any) {
 	defer putViewBuffer(buf)
 	if err := executeView(engine, buf, name, c.viewLayout, data); err != nil {
 		c.app.logger.Error("vireo: rendering view", "template", name, "layout", c.viewLayout, "err", err)
-		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
+		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
 		return
 	}
 	c.writeBuffered(textHTMLUTF8, buf.Bytes())

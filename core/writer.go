@@ -27,11 +27,11 @@ func (c Context) SetResponseWriter(w http.ResponseWriter) {
 		if hw, ok := w.(*heldWriter); ok && hw.c == c {
 			w = hw.w // a writer of this request put back: no second layer of checks
 		}
-		s.SetResponseWriter(w)
+		s.setResponseWriter(w)
 	})
 }
 
-func (c *state) SetResponseWriter(w http.ResponseWriter) {
+func (c *state) setResponseWriter(w http.ResponseWriter) {
 	if w == nil {
 		w = &c.writer
 	}
@@ -46,12 +46,12 @@ func (c *state) SetResponseWriter(w http.ResponseWriter) {
 // any other body.
 func (c Context) WriteErrorPage() {
 	run(c, func(s *state) {
-		s.WriteErrorPage()
+		s.writeErrorPage()
 	})
 }
 
-func (c *state) WriteErrorPage() {
-	if c.writer.status >= 400 && !c.Written() {
+func (c *state) writeErrorPage() {
+	if c.writer.status >= 400 && !c.written() {
 		c.app.safeFireError(c)
 	}
 }
