@@ -140,9 +140,9 @@ func (c *state) negotiate(data any, offers ...string) {
 			}
 		case MIMEHTML:
 			if m, ok := data.(Markup); ok {
-				c.hTML(m.HTML())
+				c.writeHTML(m.HTML())
 			} else {
-				c.hTML(html.EscapeString(fmt.Sprint(data)))
+				c.writeHTML(html.EscapeString(fmt.Sprint(data)))
 			}
 			return
 		case MIMEText:

@@ -61,11 +61,11 @@ func (c *state) writeOrStop(_ int, err error) {
 // is: escape untrusted data yourself or use View.
 func (c Context) HTML(text string) {
 	run(c, func(s *state) {
-		s.hTML(text)
+		s.writeHTML(text)
 	})
 }
 
-func (c *state) hTML(s string) {
+func (c *state) writeHTML(s string) {
 	c.setContentTypeIfUnset(textHTMLUTF8)
 	c.writeOrStop(c.writeString(s))
 }
@@ -74,22 +74,22 @@ func (c *state) hTML(s string) {
 // chain with a 500 and nothing of the document is sent.
 func (c Context) JSON(v any) {
 	run(c, func(s *state) {
-		s.jSON(v)
+		s.writeJSON(v)
 	})
 }
 
-func (c *state) jSON(v any) {
-	c.jSONIndent(v, "")
+func (c *state) writeJSON(v any) {
+	c.writeJSONIndent(v, "")
 }
 
 // JSONIndent writes v encoded as JSON, each level indented by indent.
 func (c Context) JSONIndent(v any, indent string) {
 	run(c, func(s *state) {
-		s.jSONIndent(v, indent)
+		s.writeJSONIndent(v, indent)
 	})
 }
 
-func (c *state) jSONIndent(v any, indent string) {
+func (c *state) writeJSONIndent(v any, indent string) {
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
 	enc := json.NewEncoder(buf)
@@ -108,11 +108,11 @@ func (c *state) jSONIndent(v any, indent string) {
 // encoded stops the chain with a 500.
 func (c Context) XML(v any) {
 	run(c, func(s *state) {
-		s.xML(v)
+		s.writeXML(v)
 	})
 }
 
-func (c *state) xML(v any) {
+func (c *state) writeXML(v any) {
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
 	buf.WriteString(xml.Header)
