@@ -10,8 +10,10 @@
 // response; http.Server's WriteTimeout, which arms a timer for every
 // request, is left at zero. A handler that needs longer (an upload,
 // server-sent events) moves its own deadlines with http.ResponseController,
-// which reaches the connection through the Context's writer. On SIGINT or SIGTERM, or when Shutdown is called, the
-// server stops accepting, in-flight requests finish (up to the shutdown
+// which reaches the connection through the Context's writer. On SIGINT or
+// SIGTERM (Listen and ListenTLS; Serve, like http.Server.Serve, leaves
+// signals to its caller), or when Shutdown is called, the server stops
+// accepting, in-flight requests finish (up to the shutdown
 // timeout) and the OnShutdown hooks run; Listen returns after all of that.
 
 package core
@@ -66,14 +68,21 @@ func (app *Application) Listen(addr string, configure ...func(*http.Server)) err
 	if err != nil {
 		return err
 	}
-	return app.Serve(ln, configure...)
+	return app.serve(ln, true, configure...)
 }
 
-// Serve serves on ln until SIGINT, SIGTERM or Shutdown, then shuts down
-// gracefully. configure funcs may change any field of the http.Server after
-// the defaults are set. It returns nil after a graceful shutdown, and
-// http.ErrServerClosed when the application was shut down before it started.
+// Serve serves on ln until Shutdown, then returns; like http.Server.Serve
+// it installs no signal handling (Listen and ListenTLS do). configure
+// funcs may change any field of the http.Server after the defaults are
+// set. It returns nil after a graceful shutdown, and http.ErrServerClosed
+// when the application was shut down before it started.
 func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) error {
+	return app.serve(ln, false, configure...)
+}
+
+// serve runs the server on ln until Shutdown or, with signals, SIGINT or
+// SIGTERM, which shut it down gracefully.
+func (app *Application) serve(ln net.Listener, signals bool, configure ...func(*http.Server)) error {
 	if err := app.Build(); err != nil {
 		ln.Close()
 		return err
@@ -107,8 +116,12 @@ func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) 
 		fmt.Fprintf(app.startupOut, "Now listening on: http://%s\nApplication started. Press CTRL+C to shut down.\n", ln.Addr())
 	}
 
-	sig, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	var sig <-chan struct{} // nil without signals: never ready
+	if signals {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		sig = ctx.Done()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 
@@ -119,7 +132,7 @@ func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) 
 		}
 		<-app.shutdown // Shutdown was called: wait until it has finished
 		return nil
-	case <-sig.Done():
+	case <-sig:
 		ctx, cancel := context.WithTimeout(context.Background(), app.shutdownTimeout)
 		defer cancel()
 		err := app.Shutdown(ctx)
