@@ -85,13 +85,27 @@ if have dotnet; then
 	[ -e /usr/include/zlib.h ] || apt_install zlib.h zlib1g-dev # no binary to look for: checks the header
 fi
 
-step "sessions/redis (real redis-server)"
+step "sessions/redis (real redis-server, Redis Cluster, Sentinel)"
 (cd sessions/redis && go vet ./... && go test -race -count=1 ./...)
+
+# Issue 28: the Redis rate-limit store, and three instances behind nginx
+# (the tests install redis-sentinel, redis-tools and nginx through
+# internal/testtool).
+step "middleware/ratelimit/redis (real redis-server)"
+(cd middleware/ratelimit/redis && go vet ./... && go test -race -count=1 ./...)
+step "examples: cluster (3 instances, nginx, redis-server)"
+(cd _examples/cluster && go vet ./... && go test -count=1 -v ./...) # -v: the figures of the kill and the rolling restart
 
 if [ -d _examples/sessions-redis ]; then
 	step "examples: sessions-redis (real redis-server)"
 	(cd _examples/sessions-redis && go vet ./... && go test -count=1 ./...)
 fi
+
+step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)"
+(cd otelvireo && go vet ./... && go test -race -count=1 ./...)
+
+step "examples: observability (OTLP collector stand-in, real Prometheus scraping)"
+(cd _examples/observability && go vet ./... && go test -count=1 ./...)
 
 step "benchmark suite: apps, runner, quick runs"
 if ! have dotnet; then

@@ -51,8 +51,9 @@ type (
 	//	response:  Text HTML JSON JSONIndent XML Negotiate NegotiateFormat
 	//	           View SetViewData SetViewLayout ViewData Write WriteString
 	//	           Redirect ServeFile Download Attachment SSE SetStatus Status
-	//	           Written ResponseHeader SetResponseHeader SetContentType
-	//	           SetCookie ResponseWriter SetResponseWriter OnBeforeWrite
+	//	           Written BytesWritten ResponseHeader SetResponseHeader
+	//	           SetContentType SetCookie ResponseWriter SetResponseWriter
+	//	           OnBeforeWrite OnDone
 	//	chain:     Next NextWithTimeout Stop StopWithStatus StopWithError
 	//	           IsStopped Values
 	//	errors:    StopError ErrorMessage WriteErrorPage
@@ -93,6 +94,9 @@ type (
 	// BeforeWriteHook is called once just before a response's status line
 	// goes out (Context.OnBeforeWrite); its error replaces the response.
 	BeforeWriteHook = core.BeforeWriteHook
+	// DoneHook is called once a request's response is finished, error page
+	// and panic answer included (Context.OnDone).
+	DoneHook = core.DoneHook
 	// TimeoutResponse is the answer sent when a handler overruns the
 	// deadline of WithRequestTimeout or Context.NextWithTimeout.
 	TimeoutResponse = core.TimeoutResponse

@@ -10,6 +10,7 @@
 //	  unmatched: trailing-slash redirect, OPTIONS, 405 with Allow, or 404
 //	finish: error handler for an error status with no body
 //	recover: a panic becomes a 500 and is logged; the server keeps serving
+//	done hooks (Context.OnDone): the finished response, still readable
 //	ctx.release(); pool.Put(ctx)
 //
 // Everything that can be computed at registration is computed by Build.
@@ -244,6 +245,7 @@ func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (app *Application) done(c *state) {
 	if rec := recover(); rec != nil {
 		if !app.recovered(c, rec) {
+			c.runDone()
 			app.recycle(c)
 			panic(http.ErrAbortHandler) // net/http aborts the response quietly
 		}
@@ -261,6 +263,7 @@ func (app *Application) done(c *state) {
 			c.writer.writeHeaderNow()
 		}
 	}
+	c.runDone()
 	app.recycle(c)
 }
 
@@ -287,6 +290,13 @@ func (app *Application) recovered(c *state, rec any) bool {
 		c.stopped = true
 	}
 	return true
+}
+
+// runDone runs the done hooks (Context.OnDone), if any.
+func (c *state) runDone() {
+	if len(c.doneHooks) > 0 {
+		c.runDoneHooks()
+	}
 }
 
 // recycle releases c and puts it back into the pool when it may be reused.

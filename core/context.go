@@ -50,6 +50,7 @@ type state struct {
 	viewLayout  string
 	viewData    map[string]any
 	errorFired  bool
+	doneHooks   []DoneHook // OnDone; run by Application.done
 
 	// Handles. gen is the generation of the live handles: release adds
 	// one, so every handle made before fails. pins counts handle calls in
@@ -132,6 +133,10 @@ func (c *state) release() (reusable bool) {
 	}
 	c.held = nil
 	c.errorFired = false
+	if len(c.doneHooks) > 0 { // hooks of a request that never reached done
+		clear(c.doneHooks)
+		c.doneHooks = c.doneHooks[:0]
+	}
 	return true
 }
 
@@ -407,6 +412,13 @@ func (c Context) Status() int {
 }
 
 func (c *state) status() int { return c.writer.status }
+
+// BytesWritten returns the number of response body bytes written so far
+// (through the Context, its ResponseWriter and the error page), before any
+// transfer or content encoding net/http or middleware adds below it.
+func (c Context) BytesWritten() int64 {
+	return with(c, 0, func(s *state) int64 { return s.writer.size })
+}
 
 // Written reports whether the status line has been sent.
 func (c Context) Written() bool {

@@ -32,22 +32,24 @@ func (c *state) requestID() string {
 }
 
 // Logger returns the application's logger with the request ID attached
-// (see RequestID); once the request is over, the application's logger.
+// (see RequestID) and bound to the request's context.Context: a line logged
+// without a context (Info rather than InfoContext) reaches the log handler
+// with the request's, so handlers that read it (trace IDs) see it. Once the
+// request is over, it returns the application's logger.
 func (c Context) Logger() *slog.Logger {
-	s := c.enter()
-	if s == nil {
-		if c.s == nil {
-			return slog.Default()
-		}
-		return c.s.app.logger
+	if l := with(c, nil, func(s *state) *slog.Logger { return s.logger() }); l != nil {
+		return l
 	}
-	defer s.exit()
-	return s.logger()
+	if c.s == nil {
+		return slog.Default()
+	}
+	return c.s.app.logger
 }
 
 func (c *state) logger() *slog.Logger {
+	l := c.app.logger
 	if id := c.requestID(); id != "" {
-		return c.app.logger.With(slog.String("request_id", id))
+		l = l.With(slog.String("request_id", id))
 	}
-	return c.app.logger
+	return requestLogger(l, c.request.Context())
 }

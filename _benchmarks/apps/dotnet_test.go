@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
 )
 
 // dotnetApps are the ASP.NET Core apps run by the JIT; each one's
@@ -69,4 +70,28 @@ func checkRuntimeInfo(t *testing.T, app string, info map[string]string) {
 	if info["GC"] != wantGC || info["environment"] != "Production" {
 		t.Errorf("%s: runtime settings %v, want GC %q in the Production environment", app, info, wantGC)
 	}
+}
+
+// TestTechEmpowerKestrel publishes the TechEmpower app on ASP.NET Core
+// (Kestrel minimal API, Npgsql, Razor Slices) and runs every rule of the
+// verifier on it against a PostgreSQL with TechEmpower's data. Where
+// dotnet is not installed it is skipped, saying so.
+func TestTechEmpowerKestrel(t *testing.T) {
+	if _, err := exec.LookPath("dotnet"); err != nil {
+		t.Skip("dotnet not found: the TechEmpower app on ASP.NET Core is not built or checked")
+	}
+	const app = "tfb-netcore"
+	root, _ := benchtest.MustContract(t)
+	dir := filepath.Join(root, "apps", app)
+	out := t.TempDir()
+	env := append(os.Environ(), "DOTNET_NOLOGO=1", "DOTNET_CLI_TELEMETRY_OPTOUT=1")
+	artifacts := filepath.Join(root, "bin", "dotnet-test-artifacts", app)
+	publish := exec.Command("dotnet", "publish", "-c", "Release", "--nologo", "--artifacts-path", artifacts, "-o", out)
+	publish.Dir, publish.Env = dir, env
+	if b, err := publish.CombinedOutput(); err != nil {
+		t.Fatalf("dotnet publish -c Release in %s: %v\n%s", dir, err, b)
+	}
+	cmd := exec.Command(filepath.Join(out, app))
+	cmd.Dir, cmd.Env = dir, env
+	tfb.CheckApp(t, app, cmd)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
 )
 
 // memoryStoreWarning is what express-session prints once per process at
@@ -63,5 +64,31 @@ func TestExpressApps(t *testing.T) {
 			cmd.Env = append(os.Environ(), "WORKERS="+tt.workers, "NODE_ENV=production")
 			benchtest.CheckApp(t, tt.app, cmd, 30*time.Second, memoryStoreWarning)
 		})
+	}
+}
+
+// TestTechEmpowerNodeApps checks the TechEmpower apps on Node (Express and
+// node:http) against a PostgreSQL with TechEmpower's data under every rule
+// of the verifier, with one process and with two (node:cluster, the pool
+// split between them).
+func TestTechEmpowerNodeApps(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not found: the Node TechEmpower apps are not checked")
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("npm not found: the Node TechEmpower apps cannot be installed")
+	}
+	root, _ := benchtest.MustContract(t)
+	for _, app := range []string{"tfb-expressjs", "tfb-nodehttp"} {
+		dir := filepath.Join(root, "apps", app)
+		npmCI(t, dir)
+		for _, workers := range []string{"1", "2"} {
+			t.Run(app+"/workers="+workers, func(t *testing.T) {
+				cmd := exec.Command("node", "server.js")
+				cmd.Dir = dir
+				cmd.Env = []string{"WORKERS=" + workers, "NODE_ENV=production"}
+				tfb.CheckApp(t, app, cmd)
+			})
+		}
 	}
 }

@@ -5,7 +5,7 @@
 // comparison.
 //
 //	cd _benchmarks
-//	go run ./cmd/bench [flags] [simple] [mvc] [templates] [sessions] [sessions-redis]
+//	go run ./cmd/bench [flags] [simple] [mvc] [templates] [sessions] [sessions-redis] [middleware] [h2]
 //	go run ./cmd/bench verify [flags] [comparisons...]
 //	go run ./cmd/bench instructions [flags] [comparisons...]
 //	go run ./cmd/bench footprint [flags] [comparisons...]
@@ -37,8 +37,11 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/_benchmarks/internal/footprint"
+	"github.com/vireo-go/vireo/_benchmarks/internal/instructions"
 	"github.com/vireo-go/vireo/_benchmarks/internal/report"
 	"github.com/vireo-go/vireo/_benchmarks/internal/runner"
+	"github.com/vireo-go/vireo/_benchmarks/internal/throughput"
 )
 
 func main() {
@@ -57,6 +60,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if sub == "check" {
 		return check(args, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "tfb" {
+		return tfbRun(ctx, args[1:], stdout, stderr)
 	}
 
 	fs := flag.NewFlagSet("bench "+sub, flag.ContinueOnError)
@@ -85,13 +91,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&apps, "apps", "", "comma-separated apps to run (default: all of the comparisons)")
 	fs.StringVar(&baselines, "baseline", "", "comma-separated baseline apps; a comparison containing one uses it (default: its vireo app)")
 	fs.IntVar(&cfg.BasePort, "port", 5000, "port of a comparison's first app, the others follow; 0 picks free ports")
-	var fopt runner.FootprintOptions
+	var fopt footprint.Options
 	fs.IntVar(&fopt.Starts, "starts", 0, "footprint: timed fresh starts per app (default 10, quick 3)")
 	fs.DurationVar(&fopt.PollInterval, "poll", 0, "footprint: pause between two attempts of the request while an app starts (default 1ms)")
 	fs.IntVar(&fopt.FixedRate, "rate", 0, "footprint: requests per second of the fixed-rate runs (default: half the slowest app's warm-up rate)")
 	fs.StringVar(&out, "out", "", "report directory (default: results/<UTC timestamp>, with -quick results/<timestamp>-quick)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: go run ./cmd/bench [verify|instructions|footprint] [flags] [%s]\n       go run ./cmd/bench check <results dir>\n", strings.Join(runner.Comparisons, "] ["))
+		fmt.Fprintf(stderr, "usage: go run ./cmd/bench [verify|instructions|footprint|tfb] [flags] [%s]\n       go run ./cmd/bench check <results dir>\n", strings.Join(runner.Comparisons, "] ["))
 		fs.PrintDefaults()
 	}
 	comparisons, err := parseInterleaved(fs, args)
@@ -138,13 +144,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		out = filepath.Join(root, out)
 	}
 	cfg.OutDir = out
-	measure := runner.Run
+	measure := throughput.Run
 	if sub == "instructions" {
-		measure = runner.Instructions
+		measure = instructions.Run
 	}
 	if sub == "footprint" {
 		measure = func(ctx context.Context, cfg runner.Config) (*report.Results, report.Files, error) {
-			return runner.Footprint(ctx, cfg, fopt)
+			return footprint.Run(ctx, cfg, fopt)
 		}
 	}
 	_, files, err := measure(ctx, cfg)

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -132,10 +133,59 @@ func CheckGoApp(t testing.TB, app string) {
 	t.Helper()
 	var env []string
 	_, c := MustContract(t)
-	if _, ep, err := c.Endpoint(app); err == nil && ep.Redis {
+	if _, ep, err := c.Endpoint(app); err == nil && ep.Uses("redis") {
 		env = append(os.Environ(), RedisAddrEnv+"="+MustRedis(t).Addr())
 	}
 	cmd := exec.Command(BuildGo(t, app))
 	cmd.Env = env
 	CheckApp(t, app, cmd, 30*time.Second)
+}
+
+// TestLog passes a run's progress lines to T.Log and, when set, to OnLine.
+type TestLog struct {
+	T      testing.TB
+	OnLine func(string)
+	mu     sync.Mutex
+}
+
+// Write logs one progress line.
+func (l *TestLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	line := strings.TrimRight(string(p), "\n")
+	l.T.Log(line)
+	if l.OnLine != nil {
+		l.OnLine(line)
+	}
+	return len(p), nil
+}
+
+// SimpleGoApps returns the Go apps of the simple comparison that exist, and
+// the baseline of a test run over them: vireo once it exists, else
+// nethttp. It skips an end-to-end test with -short, or when there is none.
+func SimpleGoApps(t testing.TB) (root string, apps []string, baseline string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end run skipped with -short")
+	}
+	root, contract := MustContract(t)
+	exists := func(a string) bool {
+		st, err := os.Stat(filepath.Join(root, "apps", a))
+		return err == nil && st.IsDir()
+	}
+	for _, a := range contract.Comparisons["simple"].Apps {
+		if contract.Stack(a) == "go" && exists(a) {
+			apps = append(apps, a)
+		}
+	}
+	if len(apps) == 0 {
+		t.Skip("no Go app of the simple comparison exists yet")
+	}
+	baseline = apps[0]
+	for _, b := range []string{"nethttp", "vireo"} {
+		if exists(b) {
+			baseline = b
+		}
+	}
+	return root, apps, baseline
 }

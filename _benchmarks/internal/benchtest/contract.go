@@ -30,6 +30,10 @@ const (
 	ReadyStarted   = "Application started. Press CTRL+C to shut down."
 )
 
+// ReadyListeningTLS replaces ReadyListening for an app that serves TLS (a
+// comparison with "tls": true).
+const ReadyListeningTLS = "Now listening on: https://127.0.0.1:%d"
+
 // RuntimeInfoPrefix starts the one line an app may print after the readiness
 // lines: its runtime settings as "key: value" pairs separated by "; ", such
 // as "Runtime: .NET 10.0.12; GC: server, concurrent; processors: 2". The
@@ -72,10 +76,20 @@ type Endpoint struct {
 	Bombardier  string   `json:"bombardier"`
 	Apps        []string `json:"apps"`
 
-	// Redis is set when the apps keep their sessions in Redis: whoever
-	// starts them starts a redis-server first (StartRedis) and passes its
-	// address in REDIS_ADDR.
-	Redis bool `json:"redis"`
+	// Services are what the apps need running beside them ("redis"):
+	// whoever starts an app starts an instance of each first and passes
+	// its address (REDIS_ADDR for redis).
+	Services []string `json:"services,omitempty"`
+	// TLS is set when the apps serve TLS with the certificate in
+	// TLS_CERT_FILE and TLS_KEY_FILE (TLSEnv) and print ReadyListeningTLS.
+	TLS bool `json:"tls,omitempty"`
+	// Loads, when set, are the comparison's loads, each run as a variant
+	// of its own; without them the comparison has one bombardier load
+	// (Bombardier).
+	Loads []Load `json:"loads,omitempty"`
+	// Unsupported lists apps whose framework cannot serve the comparison
+	// (no HTTP/2), with the reason; they are reported, never run.
+	Unsupported map[string]string `json:"unsupported,omitempty"`
 	// Headers are request headers ("Key: Value") sent with every request
 	// of the comparison, by Verify and by bombardier (the middleware
 	// comparison sends Accept-Encoding and Origin).
@@ -89,6 +103,30 @@ type Endpoint struct {
 
 	// Body is the content of BodyFile, filled in by LoadContract.
 	Body []byte `json:"-"`
+}
+
+// Load is one load of a comparison with several (Endpoint.Loads).
+type Load struct {
+	// Name is the variant's name: the comparison's runs with this load
+	// are keyed <comparison>-<name>.
+	Name string `json:"name"`
+	// Generator is the load generator ("h2load", "bombardier").
+	Generator string `json:"generator"`
+	// Protocol is what the load must speak, checked by ALPN before it
+	// starts: "h2" or "http/1.1".
+	Protocol string `json:"protocol,omitempty"`
+	// Args are the generator's load arguments: -c, -n and, for h2load, -m.
+	Args string `json:"args"`
+}
+
+// Uses reports whether the apps of ep need the service name.
+func (ep Endpoint) Uses(name string) bool {
+	for _, s := range ep.Services {
+		if s == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Contract is expected/endpoints.json: the readiness lines, the endpoint of
@@ -142,6 +180,14 @@ func LoadContract(root string) (*Contract, error) {
 		if ep.Method == "" || !strings.HasPrefix(ep.Path, "/") || ep.Status == 0 || ep.ContentType == "" || ep.BodyFile == "" || len(ep.Apps) == 0 {
 			return nil, fmt.Errorf("benchtest: endpoints.json: comparison %q is incomplete", name)
 		}
+		for _, l := range ep.Loads {
+			if l.Name == "" || l.Generator == "" || l.Args == "" {
+				return nil, fmt.Errorf("benchtest: endpoints.json: comparison %q has a load without name, generator or args", name)
+			}
+		}
+		if len(ep.Loads) == 0 && ep.Bombardier == "" {
+			return nil, fmt.Errorf("benchtest: endpoints.json: comparison %q has neither bombardier arguments nor loads", name)
+		}
 		ep.Body, err = os.ReadFile(filepath.Join(dir, ep.BodyFile))
 		if err != nil {
 			return nil, fmt.Errorf("benchtest: comparison %q: %w", name, err)
@@ -172,6 +218,12 @@ func (c *Contract) Endpoint(app string) (string, Endpoint, error) {
 // ReadinessLines returns the two lines an app listening on port must print.
 func ReadinessLines(port int) [2]string {
 	return [2]string{fmt.Sprintf(ReadyListening, port), ReadyStarted}
+}
+
+// ReadinessLinesTLS returns the two lines an app serving TLS on port must
+// print.
+func ReadinessLinesTLS(port int) [2]string {
+	return [2]string{fmt.Sprintf(ReadyListeningTLS, port), ReadyStarted}
 }
 
 // Stack returns the stack ("go", "node" or "dotnet") of app, or "" when the

@@ -62,6 +62,9 @@ type Spec struct {
 	// Port, when positive, is passed as PORT and is where the readiness
 	// lines say the process listens.
 	Port int
+	// TLS is set for a server that serves TLS: its readiness line says
+	// https:// (ReadinessLinesTLS) and URL gives an https:// address.
+	TLS bool
 	// Log, when set, receives every line the process prints; when it is an
 	// io.Closer it is closed once the process has exited or failed to
 	// start.
@@ -73,9 +76,10 @@ type Spec struct {
 
 // Process is a started process.
 type Process struct {
-	// Name and Port are Spec's.
+	// Name, Port and TLS are Spec's.
 	Name string
 	Port int
+	TLS  bool
 	cmd  *exec.Cmd
 
 	mu       sync.Mutex
@@ -121,7 +125,7 @@ func Start(ctx context.Context, spec Spec, timeout time.Duration) (*Process, err
 		closeLog()
 		return nil, err
 	}
-	p := &Process{Name: spec.Name, Port: spec.Port, cmd: cmd, changed: make(chan struct{}), done: make(chan struct{})}
+	p := &Process{Name: spec.Name, Port: spec.Port, TLS: spec.TLS, cmd: cmd, changed: make(chan struct{}), done: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
 		closeLog()
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
@@ -209,6 +213,9 @@ func (p *Process) waitReady(ctx context.Context, poll func(*Process) error, time
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	want := ReadinessLines(p.Port)
+	if p.TLS {
+		want = ReadinessLinesTLS(p.Port)
+	}
 	var pollErr error
 	for {
 		p.mu.Lock()
@@ -258,8 +265,14 @@ func (p *Process) waitReady(ctx context.Context, poll func(*Process) error, time
 // Pid is the process id of the process, the leader of its group.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
-// URL is the base URL of a server, http://127.0.0.1:<port>.
-func (p *Process) URL() string { return fmt.Sprintf("http://127.0.0.1:%d", p.Port) }
+// URL is the base URL of a server, http://127.0.0.1:<port> (https:// for
+// a TLS server).
+func (p *Process) URL() string {
+	if p.TLS {
+		return fmt.Sprintf("https://127.0.0.1:%d", p.Port)
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d", p.Port)
+}
 
 // Stdout returns the first lines the process printed to stdout (up to 64).
 func (p *Process) Stdout() []string {

@@ -51,7 +51,7 @@ func WriteMarkdown(w io.Writer, res *Results, chartFile map[string]string) error
 	fmt.Fprintf(&b, "Measured from %s to %s with:\n\n", res.StartedAt.UTC().Format(time.RFC3339), res.FinishedAt.UTC().Format(time.RFC3339))
 	fmt.Fprintf(&b, "```sh\n%s\n```\n\n", res.Command)
 	writeEnvironment(&b, res)
-	b.WriteString("Reqs/sec is bombardier's mean requests per second, Latency its mean latency, p99 the 99th percentile; " +
+	b.WriteString("Reqs/sec is the load generator's mean requests per second (bombardier's, or h2load's where a section says so), Latency its mean latency, p99 the 99th percentile; " +
 		"every figure is the median over the runs of an app. Peak RSS is the server's peak resident memory " +
 		"(all its processes), CPU s/run the user+system CPU seconds the server spent per run. " +
 		"Latencies are in milliseconds. Row ÷ baseline is the row's requests per second divided by the baseline's, " +
@@ -83,8 +83,12 @@ func writeEnvironment(b *strings.Builder, res *Results) {
 	if v.Dotnet != "" {
 		dotnet = "SDK " + v.Dotnet + ", runtime " + orUnknown(v.DotnetRuntime) + ", ASP.NET Core " + orUnknown(v.AspNetCore)
 	}
-	fmt.Fprintf(b, "- Versions: Go %s; .NET %s; Node.js %s; npm %s; Express %s; bombardier %s\n",
+	fmt.Fprintf(b, "- Versions: Go %s; .NET %s; Node.js %s; npm %s; Express %s; bombardier %s",
 		orNotFound(v.Go), dotnet, orNotFound(v.Node), orNotFound(v.Npm), orNotFound(v.Express), orNotFound(v.Bombardier))
+	if v.H2load != "" {
+		fmt.Fprintf(b, "; h2load %s", v.H2load)
+	}
+	b.WriteString("\n")
 	writeRuntimeInfo(b, res)
 	load := "per comparison (the original article's -n)"
 	switch {
@@ -168,7 +172,7 @@ func writeComparison(b *strings.Builder, c *Comparison, chart string) {
 	if c.Duration != "" {
 		load = "-d " + c.Duration
 	}
-	fmt.Fprintf(b, "bombardier -c %d %s; baseline %s.", c.Connections, load, c.Baseline)
+	fmt.Fprintf(b, "%s; baseline %s.", loadLine(c, load), c.Baseline)
 	if c.CookieMethod != "" {
 		fmt.Fprintf(b, " Cookies: %s.", c.CookieMethod)
 	}
@@ -191,6 +195,21 @@ func writeComparison(b *strings.Builder, c *Comparison, chart string) {
 	if chart != "" {
 		fmt.Fprintf(b, "![%s: requests per second](%s)\n\n", title, chart)
 	}
+}
+
+// loadLine is the load generator's command of c's runs, in words.
+func loadLine(c *Comparison, load string) string {
+	if c.Generator == "" || c.Generator == "bombardier" {
+		return fmt.Sprintf("bombardier -c %d %s", c.Connections, load)
+	}
+	line := fmt.Sprintf("%s -c %d -m %d %s", c.Generator, c.Connections, c.Streams, load)
+	if c.Protocol != "" {
+		line += ", " + c.Protocol
+	}
+	if c.TLS {
+		line += " over TLS (ALPN checked before the load)"
+	}
+	return line
 }
 
 // appRow returns the cells of a's row; its length always equals tableHeader's.

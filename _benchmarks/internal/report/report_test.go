@@ -49,7 +49,7 @@ func TestSpreadOf(t *testing.T) {
 }
 
 func run(round int, rps float64) Run {
-	return Run{Round: round, Bombardier: bombardier.Result{RPS: bombardier.RPS{Mean: rps}, TimeTakenSeconds: 1}}
+	return Run{Round: round, Load: Load{Bombardier: &bombardier.Result{RPS: bombardier.RPS{Mean: rps}, TimeTakenSeconds: 1}}}
 }
 
 func TestRoundRatios(t *testing.T) {
@@ -91,7 +91,7 @@ func TestRoundRatios(t *testing.T) {
 
 // captured returns the real bombardier result in the bombardier package's
 // testdata with its mean requests per second replaced by rps.
-func captured(t *testing.T, rps float64) bombardier.Result {
+func captured(t *testing.T, rps float64) *bombardier.Result {
 	t.Helper()
 	data, err := os.ReadFile("../bombardier/testdata/bombardier-ok.json")
 	if err != nil {
@@ -103,13 +103,13 @@ func captured(t *testing.T, rps float64) bombardier.Result {
 	}
 	r := rep.Result
 	r.RPS.Mean = rps
-	return r
+	return &r
 }
 
 func sampleResults(t *testing.T) *Results {
 	t.Helper()
 	mk := func(round int, rps float64, rss int64) Run {
-		return Run{Round: round, StartedAt: time.Unix(1700000000, 0).UTC(), Bombardier: captured(t, rps),
+		return Run{Round: round, StartedAt: time.Unix(1700000000, 0).UTC(), Load: Load{Bombardier: captured(t, rps)},
 			ServerCPUSeconds: 0.5, ServerPeakRSSBytes: rss}
 	}
 	return &Results{

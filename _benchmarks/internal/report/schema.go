@@ -10,18 +10,23 @@ package report
 
 import (
 	"time"
-
-	"github.com/vireo-go/vireo/_benchmarks/internal/bombardier"
 )
 
 // SchemaVersion names the layout of results.json; it changes when a field
 // changes meaning or is added. Version 2 added the instruction counts
 // (Settings.Measure and Instructions, Versions.Valgrind, App.Instructions);
 // a version 1 file is a throughput report without them and still reads.
-const SchemaVersion = "vireo-bench/2"
+// Version 3 added other load generators than bombardier (Run's "h2load"
+// next to "bombardier", Comparison.Generator, Streams, Protocol and TLS,
+// Versions.H2load) and App.Unsupported; version 2 files still read.
+const SchemaVersion = "vireo-bench/3"
 
-// schemaV1 is the first layout, which ReadResults still accepts.
-const schemaV1 = "vireo-bench/1"
+// schemaV1 and schemaV2 are the earlier layouts, which ReadResults still
+// accepts.
+const (
+	schemaV1 = "vireo-bench/1"
+	schemaV2 = "vireo-bench/2"
+)
 
 // What a report measured (Settings.Measure).
 const (
@@ -156,6 +161,7 @@ type Versions struct {
 	Npm           string `json:"npm"`
 	Express       string `json:"express"`
 	Bombardier    string `json:"bombardier"`
+	H2load        string `json:"h2load,omitempty"`   // reports with h2load runs
 	Valgrind      string `json:"valgrind,omitempty"` // instructions reports
 }
 
@@ -174,7 +180,16 @@ type Comparison struct {
 	// CookieMethod says how clients keep their session cookie in the
 	// cookie-keeping variant.
 	CookieMethod string `json:"cookieMethod,omitempty"`
-	Apps         []App  `json:"apps"`
+	// Generator is the load generator of the runs ("h2load"); empty for
+	// bombardier, the generator of every comparison before schema 3.
+	Generator string `json:"generator,omitempty"`
+	// Streams is h2load's -m: concurrent streams per HTTP/2 connection.
+	Streams int `json:"streams,omitempty"`
+	// Protocol is the protocol every run used, checked by ALPN ("h2",
+	// "http/1.1"); TLS is set when the apps served over TLS.
+	Protocol string `json:"protocol,omitempty"`
+	TLS      bool   `json:"tls,omitempty"`
+	Apps     []App  `json:"apps"`
 }
 
 // Key is the comparison's name with its variant, used for file names.
@@ -192,6 +207,10 @@ type App struct {
 	// Skipped is the reason the app was not measured because something it
 	// needs is missing (a runtime, the app itself); it has no numbers.
 	Skipped string `json:"skipped,omitempty"`
+	// Unsupported is why the app's framework cannot serve what the
+	// comparison measures (Express and HTTP/2); it is not run and has no
+	// numbers, and Skipped repeats the reason.
+	Unsupported string `json:"unsupported,omitempty"`
 	// Failed is the reason the app was excluded because it misbehaved (a
 	// build error, a verify mismatch, a crash); the run fails.
 	Failed       string            `json:"failed,omitempty"`
@@ -249,11 +268,13 @@ type Instructions struct {
 	RatioToBaseline *float64 `json:"ratioToBaseline,omitempty"`
 }
 
-// Run is one measured bombardier run against one app.
+// Run is one measured load run against one app.
 type Run struct {
-	Round      int               `json:"round"`
-	StartedAt  time.Time         `json:"startedAt"`
-	Bombardier bombardier.Result `json:"bombardier"`
+	Round     int       `json:"round"`
+	StartedAt time.Time `json:"startedAt"`
+	// Load is the generator's result as decoded (JSON "bombardier" or
+	// "h2load").
+	Load
 	// ServerCPUSeconds is the user+system CPU time the server process tree
 	// spent during the run.
 	ServerCPUSeconds float64 `json:"serverCPUSeconds"`

@@ -47,7 +47,7 @@ func SpreadOf(xs []float64) Spread {
 func RoundRatios(app, base []Run) *Ratio {
 	byRound := make(map[int]float64, len(base))
 	for _, r := range base {
-		byRound[r.Round] = r.Bombardier.RPS.Mean
+		byRound[r.Round] = r.Figures().RequestsPerSec
 	}
 	var per []float64
 	for _, r := range app {
@@ -55,7 +55,7 @@ func RoundRatios(app, base []Run) *Ratio {
 		if !ok || b == 0 {
 			continue
 		}
-		per = append(per, r.Bombardier.RPS.Mean/b)
+		per = append(per, r.Figures().RequestsPerSec/b)
 	}
 	if len(per) == 0 {
 		return nil
@@ -103,9 +103,10 @@ func summarizeApp(runs []Run) *Summary {
 	var cpu, reqs float64
 	for i := range runs {
 		r := &runs[i]
-		rps[i] = r.Bombardier.RPS.Mean
-		s.NonSuccess += r.Bombardier.NonSuccess()
-		s.SocketErrors += r.Bombardier.ErrorTotal()
+		f := r.Figures()
+		rps[i] = f.RequestsPerSec
+		s.NonSuccess += f.NonSuccess
+		s.SocketErrors += f.Errors
 		if r.ServerPeakRSSBytes > s.PeakRSSBytes {
 			s.PeakRSSBytes = r.ServerPeakRSSBytes
 		}
@@ -113,24 +114,24 @@ func summarizeApp(runs []Run) *Summary {
 			s.CgroupMemoryPeakBytes = r.CgroupMemoryPeakBytes
 		}
 		cpu += r.ServerCPUSeconds
-		reqs += float64(r.Bombardier.TotalRequests())
+		reqs += float64(f.Requests)
 	}
 	s.RequestsPerSec = SpreadOf(rps)
-	s.ThroughputBytesPerSec = medianOf(runs, func(r *Run) float64 { return r.Bombardier.Throughput() })
-	s.LatencyMeanMicros = medianOf(runs, func(r *Run) float64 { return r.Bombardier.Latency.Mean })
-	s.LatencyMaxMicros = medianOf(runs, func(r *Run) float64 { return r.Bombardier.Latency.Max })
+	s.ThroughputBytesPerSec = medianOf(runs, func(r *Run) float64 { return r.Figures().BytesPerSec })
+	s.LatencyMeanMicros = medianOf(runs, func(r *Run) float64 { return r.Figures().LatencyMeanMicros })
+	s.LatencyMaxMicros = medianOf(runs, func(r *Run) float64 { return r.Figures().LatencyMaxMicros })
 	pct := func(p int) float64 {
 		return medianOf(runs, func(r *Run) float64 {
 			// Runs always pass -l, so a missing percentile is 0 rather
 			// than NaN, which JSON cannot encode.
-			v, _ := r.Bombardier.Percentile(p)
+			v, _ := r.Figures().Percentile(p)
 			return v
 		})
 	}
 	s.LatencyP50Micros, s.LatencyP90Micros = pct(50), pct(90)
 	s.LatencyP95Micros, s.LatencyP99Micros = pct(95), pct(99)
-	s.TimeTakenSeconds = medianOf(runs, func(r *Run) float64 { return r.Bombardier.TimeTakenSeconds })
-	s.TotalRequests = int64(medianOf(runs, func(r *Run) float64 { return float64(r.Bombardier.TotalRequests()) }))
+	s.TimeTakenSeconds = medianOf(runs, func(r *Run) float64 { return r.Figures().TimeTakenSeconds })
+	s.TotalRequests = int64(medianOf(runs, func(r *Run) float64 { return float64(r.Figures().Requests) }))
 	s.CPUSecondsPerRun = cpu / float64(len(runs))
 	if reqs > 0 {
 		s.CPUMicrosPerRequest = cpu / reqs * 1e6

@@ -85,8 +85,8 @@ func ReadResults(path string) (*Results, error) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		return nil, fmt.Errorf("report: %s: %w", path, err)
 	}
-	if res.Schema != SchemaVersion && res.Schema != schemaV1 {
-		return nil, fmt.Errorf("report: %s: schema %q, want %q (or %q)", path, res.Schema, SchemaVersion, schemaV1)
+	if res.Schema != SchemaVersion && res.Schema != schemaV2 && res.Schema != schemaV1 {
+		return nil, fmt.Errorf("report: %s: schema %q, want %q (or %q, %q)", path, res.Schema, SchemaVersion, schemaV2, schemaV1)
 	}
 	return &res, nil
 }

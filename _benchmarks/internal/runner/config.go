@@ -1,7 +1,11 @@
-// Package runner builds the benchmark apps, starts them pinned to their own
-// CPUs (optionally inside a CPU and memory limited cgroup), verifies their
-// responses against expected/, loads them with bombardier and collects every
-// figure into a report.Results.
+// Package runner is the core every kind of measurement runs on (packages
+// throughput, instructions, footprint): the run's configuration, the plan
+// drawn from expected/endpoints.json, and the Session that builds the apps
+// (package stack), starts them pinned to their own CPUs (package proc;
+// optionally limited, package constrained) with the services they need
+// (package service) and the certificate of a TLS comparison, verifies their
+// responses against expected/, prepares the load generators (package load)
+// and writes the report. `bench verify` is here too.
 //
 // This file holds the run's configuration, its defaults and their checks.
 package runner
@@ -13,6 +17,9 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/proc"
+	"github.com/vireo-go/vireo/_benchmarks/internal/service"
 )
 
 // Modes of a run.
@@ -35,7 +42,7 @@ const (
 )
 
 // Comparisons is the order comparisons run and appear in the report.
-var Comparisons = []string{"simple", "mvc", "templates", "sessions", "sessions-redis", "middleware"}
+var Comparisons = []string{"simple", "mvc", "templates", "sessions", "sessions-redis", "middleware", "otel"}
 
 // Config is everything a run needs to know.
 type Config struct {
@@ -89,6 +96,10 @@ type Config struct {
 	// the next port; zero picks free ports.
 	BasePort int
 
+	// Services, when set, replaces the services of these names
+	// (service.Lookup); tests use it to play a machine without one.
+	Services map[string]service.Service
+
 	// Log receives the progress output.
 	Log io.Writer
 	// Command is the command line recorded in the report.
@@ -138,11 +149,11 @@ func (c *Config) Defaults() {
 		c.StartTimeout = 60 * time.Second
 	}
 	if c.ServerCPUs == "" && c.LoadCPUs == "" {
-		c.ServerCPUs, c.LoadCPUs = DefaultCPUSplit(runtime.NumCPU())
+		c.ServerCPUs, c.LoadCPUs = proc.DefaultCPUSplit(runtime.NumCPU())
 	}
 	if c.NodeWorkers == 0 {
 		c.NodeWorkers = 1
-		if cpus, err := ParseCPUList(c.ServerCPUs); err == nil && len(cpus) > 0 {
+		if cpus, err := proc.ParseCPUList(c.ServerCPUs); err == nil && len(cpus) > 0 {
 			c.NodeWorkers = len(cpus)
 		}
 	}
@@ -192,7 +203,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.ServerCPUs != "" || c.LoadCPUs != "" {
-		if _, _, err := CheckCPUSplit(c.ServerCPUs, c.LoadCPUs, runtime.NumCPU()); err != nil {
+		if _, _, err := proc.CheckCPUSplit(c.ServerCPUs, c.LoadCPUs, runtime.NumCPU()); err != nil {
 			return err
 		}
 	}

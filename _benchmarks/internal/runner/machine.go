@@ -7,17 +7,16 @@ package runner
 
 import (
 	"context"
-	"debug/buildinfo"
 	"os"
 	"os/exec"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/report"
+	"github.com/vireo-go/vireo/_benchmarks/internal/stack"
 )
 
 // machineInfo describes this machine.
@@ -93,32 +92,14 @@ func hypervisor() string {
 	return ""
 }
 
-// toolVersion runs a version command and returns its first line, or "" when
-// the tool is missing or fails.
-func toolVersion(ctx context.Context, name string, args ...string) string {
-	if _, err := exec.LookPath(name); err != nil {
-		return ""
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Env = append(os.Environ(), "DOTNET_CLI_TELEMETRY_OPTOUT=1", "DOTNET_NOLOGO=1")
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
-	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return strings.TrimSpace(first)
-}
-
 // versions collects the runtime versions; Express and bombardier are filled
 // in by the caller once the apps and bombardier are built.
 func versions(ctx context.Context) report.Versions {
 	v := report.Versions{
-		Go:     toolVersion(ctx, "go", "env", "GOVERSION"),
-		Dotnet: toolVersion(ctx, "dotnet", "--version"),
-		Node:   toolVersion(ctx, "node", "--version"),
-		Npm:    toolVersion(ctx, "npm", "--version"),
+		Go:     stack.ToolVersion(ctx, "go", "env", "GOVERSION"),
+		Dotnet: stack.ToolVersion(ctx, "dotnet", "--version"),
+		Node:   stack.ToolVersion(ctx, "node", "--version"),
+		Npm:    stack.ToolVersion(ctx, "npm", "--version"),
 	}
 	if v.Dotnet != "" {
 		v.AspNetCore = dotnetRuntime(ctx, "Microsoft.AspNetCore.App")
@@ -144,46 +125,4 @@ func dotnetRuntime(ctx context.Context, name string) string {
 		}
 	}
 	return latest
-}
-
-// frameworkModules are the modules whose versions a Go app's row records.
-var frameworkModules = []string{
-	"github.com/vireo-go/vireo",
-	"github.com/kataras/iris/v12",
-	"github.com/gin-gonic/gin",
-	"github.com/labstack/echo/v4",
-	"github.com/go-chi/chi/v5",
-	"github.com/gofiber/fiber/v2",
-	"github.com/valyala/fasthttp",
-	"github.com/julienschmidt/httprouter",
-	"github.com/flosch/pongo2/v6",
-	"github.com/gorilla/securecookie",
-	"github.com/codesenberg/bombardier",
-}
-
-// goBuildDeps returns the Go version and the framework module versions
-// embedded in the binary at path. A module replaced by a local directory
-// (Vireo itself) is recorded as "(devel)".
-func goBuildDeps(path string) map[string]string {
-	bi, err := buildinfo.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	deps := map[string]string{"go": bi.GoVersion}
-	// A tool built from a dependency (bombardier) is its own main module.
-	for _, d := range append([]*debug.Module{&bi.Main}, bi.Deps...) {
-		for _, m := range frameworkModules {
-			if d.Path == m {
-				v := d.Version
-				if d.Replace != nil {
-					v = d.Version + " => " + d.Replace.Path
-					if d.Replace.Version != "" {
-						v += " " + d.Replace.Version
-					}
-				}
-				deps[d.Path] = v
-			}
-		}
-	}
-	return deps
 }

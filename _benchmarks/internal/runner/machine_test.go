@@ -1,6 +1,10 @@
 package runner
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/proc"
+)
 
 func TestParseCPUInfo(t *testing.T) {
 	tests := []struct {
@@ -23,28 +27,28 @@ func TestGOMAXPROCSAndConnections(t *testing.T) {
 	tests := []struct {
 		name        string
 		cfg         Config
-		lim         *limiter
-		plan        []planned
+		limited     bool
+		plan        []Planned
 		gomaxprocs  int
 		connections int
 	}{
-		{"flag", Config{GOMAXPROCS: 3, ServerCPUs: "0", Profile: ProfileDefault}, nil,
-			[]planned{{connections: 125}, {connections: 125}}, 3, 125},
-		{"pinned default", Config{ServerCPUs: "0-1", Profile: ProfileDefault}, nil,
-			[]planned{{connections: 125}}, 2, 125},
-		{"constrained to 40% of a CPU", Config{ServerCPUs: "0-3", Profile: ProfileConstrained, CPUQuotaPercent: 40}, &limiter{method: "cgroup2"},
-			[]planned{{connections: 125}, {connections: 64}}, 2, 0},
-		{"constrained, one CPU", Config{ServerCPUs: "0", Profile: ProfileConstrained, CPUQuotaPercent: 40}, &limiter{method: "cgroup2"},
+		{"flag", Config{GOMAXPROCS: 3, ServerCPUs: "0", Profile: ProfileDefault}, false,
+			[]Planned{{Connections: 125}, {Connections: 125}}, 3, 125},
+		{"pinned default", Config{ServerCPUs: "0-1", Profile: ProfileDefault}, false,
+			[]Planned{{Connections: 125}}, 2, 125},
+		{"constrained to 40% of a CPU", Config{ServerCPUs: "0-3", Profile: ProfileConstrained, CPUQuotaPercent: 40}, true,
+			[]Planned{{Connections: 125}, {Connections: 64}}, 2, 0},
+		{"constrained, one CPU", Config{ServerCPUs: "0", Profile: ProfileConstrained, CPUQuotaPercent: 40}, true,
 			nil, 1, 0},
-		{"-c given", Config{ServerCPUs: "0", Connections: 16, Profile: ProfileDefault}, nil,
-			[]planned{{connections: 16}}, 1, 16},
+		{"-c given", Config{ServerCPUs: "0", Connections: 16, Profile: ProfileDefault}, false,
+			[]Planned{{Connections: 16}}, 1, 16},
 	}
 	for _, tt := range tests {
-		s := &session{cfg: &tt.cfg, lim: tt.lim, plan: tt.plan, pin: pinning{server: []string{"taskset", "-c", tt.cfg.ServerCPUs}, load: []string{"taskset"}}}
-		if got := s.gomaxprocs(); got != tt.gomaxprocs {
+		if got := gomaxprocs(&tt.cfg, true, tt.limited); got != tt.gomaxprocs {
 			t.Errorf("%s: gomaxprocs = %d, want %d", tt.name, got, tt.gomaxprocs)
 		}
-		if got := s.settings().Connections; got != tt.connections {
+		s := &Session{Cfg: &tt.cfg, Plan: tt.plan, Pin: proc.Pinning{Server: []string{"taskset", "-c", tt.cfg.ServerCPUs}, Load: []string{"taskset"}}}
+		if got := s.Settings().Connections; got != tt.connections {
 			t.Errorf("%s: settings' connections = %d, want %d", tt.name, got, tt.connections)
 		}
 	}

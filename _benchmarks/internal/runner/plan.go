@@ -1,10 +1,18 @@
-// The plan of a run: which comparisons (and sessions variants) run, which apps
+// The plan of a run: which comparisons (and their variants) run, which apps
 // each has, which app is the baseline, and the load of each run, taken from
 // expected/endpoints.json and overridden by the flags.
+//
+// A comparison declares its load in endpoints.json: "bombardier": "-c 125
+// -n 1000000" for one bombardier load, or "loads" for several, each a
+// variant keyed <comparison>-<name> with its own generator, protocol and
+// arguments (the h2 comparison: HTTP/1.1 over TLS, HTTP/2 with 1 and 16
+// streams per connection). A comparison whose first answer sets a cookie
+// runs as two variants instead: cookie-less and cookie-keeping.
 package runner
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -28,98 +36,130 @@ const CookieMethod = "bombardier -H 'Cookie: <name>=<value>' with the cookie of 
 	"before the load, so all connections share that session (the app reads and writes an existing session on " +
 	"every request instead of creating one)"
 
-// planned is one comparison (or sessions variant) to run.
-type planned struct {
-	name, variant string
-	ep            benchtest.Endpoint
-	apps          []string
-	baseline      string
-	connections   int
-	requests      int64
-	duration      time.Duration
+// Planned is one comparison (or one of its variants) to run.
+type Planned struct {
+	Name, Variant string
+	Ep            benchtest.Endpoint
+	Apps          []string
+	Baseline      string
+	// Generator is the load generator's name (load.New); Protocol what the
+	// load must speak ("" for bombardier's plain HTTP/1.1); Streams
+	// h2load's -m.
+	Generator   string
+	Protocol    string
+	Streams     int
+	Connections int
+	Requests    int64
+	Duration    time.Duration
 }
 
-func (p *planned) key() string {
-	if p.variant == "" {
-		return p.name
+// Key is the comparison's name with its variant, used in file names.
+func (p *Planned) Key() string {
+	if p.Variant == "" {
+		return p.Name
 	}
-	return p.name + "-" + p.variant
+	return p.Name + "-" + p.Variant
 }
 
-// parseLoad reads -c and -n from the contract's bombardier arguments, such
-// as "-c 125 -n 1000000".
-func parseLoad(s string) (int, int64, error) {
+// parseLoad reads -c, -n and (for h2load) -m from a load's arguments, such
+// as "-c 125 -n 1000000" or "-c 32 -m 16 -n 1000000".
+func parseLoad(s string) (c, m int, n int64, err error) {
 	f := strings.Fields(s)
-	var c int
-	var n int64
+	if len(f)%2 != 0 {
+		return 0, 0, 0, fmt.Errorf("runner: load arguments %q: a flag without a value", s)
+	}
 	for i := 0; i+1 < len(f); i += 2 {
-		var err error
 		switch f[i] {
 		case "-c":
 			c, err = strconv.Atoi(f[i+1])
+		case "-m":
+			m, err = strconv.Atoi(f[i+1])
 		case "-n":
 			n, err = strconv.ParseInt(f[i+1], 10, 64)
 		default:
 			err = fmt.Errorf("unexpected argument %q", f[i])
 		}
 		if err != nil {
-			return 0, 0, fmt.Errorf("runner: bombardier arguments %q: %v", s, err)
+			return 0, 0, 0, fmt.Errorf("runner: load arguments %q: %v", s, err)
 		}
 	}
-	if c <= 0 || n <= 0 {
-		return 0, 0, fmt.Errorf("runner: bombardier arguments %q lack -c or -n", s)
+	if c <= 0 || n <= 0 || m < 0 {
+		return 0, 0, 0, fmt.Errorf("runner: load arguments %q lack -c or -n", s)
 	}
-	return c, n, nil
+	return c, m, n, nil
+}
+
+// loadsOf returns the loads of ep: its "loads", or the one bombardier load
+// of its "bombardier" arguments.
+func loadsOf(ep benchtest.Endpoint) []benchtest.Load {
+	if len(ep.Loads) > 0 {
+		return ep.Loads
+	}
+	return []benchtest.Load{{Generator: "bombardier", Args: ep.Bombardier}}
 }
 
 // makePlan builds the comparisons cfg asks for from the contract.
-func makePlan(cfg *Config, contract *benchtest.Contract) ([]planned, error) {
+func makePlan(cfg *Config, contract *benchtest.Contract) ([]Planned, error) {
 	filter := map[string]bool{}
 	for _, a := range cfg.Apps {
 		filter[a] = true
 	}
 	known := map[string]bool{}
-	var plan []planned
+	var plan []Planned
 	for _, name := range cfg.Comparisons {
 		ep, ok := contract.Comparisons[name]
 		if !ok {
 			return nil, fmt.Errorf("runner: expected/endpoints.json has no comparison %q", name)
 		}
-		c, n, err := parseLoad(ep.Bombardier)
-		if err != nil {
-			return nil, err
-		}
-		p := planned{name: name, ep: ep, connections: c, requests: n}
-		if cfg.Connections > 0 {
-			p.connections = cfg.Connections
-		}
-		switch {
-		case cfg.Duration > 0:
-			p.requests, p.duration = 0, cfg.Duration
-		case cfg.Requests > 0:
-			p.requests = cfg.Requests
-		}
+		var apps []string
 		for _, a := range ep.Apps {
 			known[a] = true
 			if len(filter) == 0 || filter[a] {
-				p.apps = append(p.apps, a)
+				apps = append(apps, a)
 			}
 		}
-		if len(p.apps) == 0 {
-			continue
-		}
-		p.baseline = baselineOf(ep.Apps, cfg.Baselines)
-		// A sessions comparison (its first answer sets a cookie) runs
-		// twice: without cookies, as the original did, and keeping one.
-		if ep.SetCookie {
-			for _, v := range []string{VariantCookieLess, VariantCookieKeeping} {
-				q := p
-				q.variant = v
-				plan = append(plan, q)
+		for a := range ep.Unsupported {
+			known[a] = true
+			if len(filter) == 0 || filter[a] {
+				apps = append(apps, a)
 			}
+		}
+		if len(apps) == 0 {
 			continue
 		}
-		plan = append(plan, p)
+		sortUnsupportedLast(apps, ep)
+		loads := loadsOf(ep)
+		for _, l := range loads {
+			c, m, n, err := parseLoad(l.Args)
+			if err != nil {
+				return nil, err
+			}
+			p := Planned{Name: name, Ep: ep, Apps: apps, Baseline: baselineOf(ep.Apps, cfg.Baselines),
+				Generator: l.Generator, Protocol: l.Protocol, Streams: m, Connections: c, Requests: n}
+			if len(loads) > 1 {
+				p.Variant = l.Name
+			}
+			if cfg.Connections > 0 {
+				p.Connections = cfg.Connections
+			}
+			switch {
+			case cfg.Duration > 0:
+				p.Requests, p.Duration = 0, cfg.Duration
+			case cfg.Requests > 0:
+				p.Requests = cfg.Requests
+			}
+			// A sessions comparison (its first answer sets a cookie) runs
+			// twice: without cookies, as the original did, and keeping one.
+			if ep.SetCookie {
+				for _, v := range []string{VariantCookieLess, VariantCookieKeeping} {
+					q := p
+					q.Variant = v
+					plan = append(plan, q)
+				}
+				continue
+			}
+			plan = append(plan, p)
+		}
 	}
 	for _, a := range cfg.Apps {
 		if !known[a] {
@@ -130,6 +170,18 @@ func makePlan(cfg *Config, contract *benchtest.Contract) ([]planned, error) {
 		return nil, fmt.Errorf("runner: nothing to run: no app of %v passes the app filter %v", cfg.Comparisons, cfg.Apps)
 	}
 	return plan, nil
+}
+
+// sortUnsupportedLast moves the apps ep marks unsupported after the others,
+// in name order, so every variant lists them alike.
+func sortUnsupportedLast(apps []string, ep benchtest.Endpoint) {
+	sort.SliceStable(apps, func(i, j int) bool {
+		ui, uj := ep.Unsupported[apps[i]] != "", ep.Unsupported[apps[j]] != ""
+		if ui != uj {
+			return uj
+		}
+		return ui && apps[i] < apps[j]
+	})
 }
 
 // baselineOf returns the first of overrides that is an app of the

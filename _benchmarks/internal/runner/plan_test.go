@@ -23,9 +23,10 @@ func TestParseLoad(t *testing.T) {
 		{"-c 125", 0, 0, true},
 		{"-c 125 -d 10s", 0, 0, true},
 		{"-c x -n 1", 0, 0, true},
+		{"-c 32 -m", 0, 0, true},
 	}
 	for _, tt := range tests {
-		c, n, err := parseLoad(tt.in)
+		c, _, n, err := parseLoad(tt.in)
 		if (err != nil) != tt.wantErr || c != tt.c || n != tt.n {
 			t.Errorf("parseLoad(%q) = %d, %d, %v", tt.in, c, n, err)
 		}
@@ -69,16 +70,22 @@ func TestMakePlan(t *testing.T) {
 	}
 	var keys []string
 	for _, p := range plan {
-		keys = append(keys, p.key())
-		if !strings.HasPrefix(p.baseline, "vireo") {
-			t.Errorf("%s: default baseline %q is not the vireo app", p.key(), p.baseline)
+		keys = append(keys, p.Key())
+		if !strings.HasPrefix(p.Baseline, "vireo") {
+			t.Errorf("%s: default baseline %q is not the vireo app", p.Key(), p.Baseline)
 		}
-		if p.connections != 125 || p.requests < 1000000 || p.duration != 0 {
-			t.Errorf("%s: load -c %d -n %d -d %v, want the original article's", p.key(), p.connections, p.requests, p.duration)
+		if p.Name == "h2" {
+			if p.Generator != "h2load" || p.Connections != 32 || p.Requests < 1000000 || !p.Ep.TLS {
+				t.Errorf("%s: %s -c %d -m %d -n %d, tls %v", p.Key(), p.Generator, p.Connections, p.Streams, p.Requests, p.Ep.TLS)
+			}
+			continue
+		}
+		if p.Generator != "bombardier" || p.Connections != 125 || p.Requests < 1000000 || p.Duration != 0 {
+			t.Errorf("%s: load %s -c %d -n %d -d %v, want the original article's", p.Key(), p.Generator, p.Connections, p.Requests, p.Duration)
 		}
 	}
 	want := []string{"simple", "mvc", "templates", "sessions-cookie-less", "sessions-cookie-keeping",
-		"sessions-redis-cookie-less", "sessions-redis-cookie-keeping", "middleware"}
+		"sessions-redis-cookie-less", "sessions-redis-cookie-keeping", "middleware", "otel"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Errorf("plan %v, want %v", keys, want)
 	}
@@ -89,11 +96,11 @@ func TestMakePlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(plan) != 1 || plan[0].name != "simple" || !reflect.DeepEqual(plan[0].apps, []string{"nethttp", "chi"}) {
+	if len(plan) != 1 || plan[0].Name != "simple" || !reflect.DeepEqual(plan[0].Apps, []string{"nethttp", "chi"}) {
 		t.Fatalf("filtered plan %+v", plan)
 	}
-	if p := plan[0]; p.baseline != "nethttp" || p.connections != 10 || p.requests != 0 || p.duration != 2*time.Second {
-		t.Errorf("quick plan baseline %q -c %d -n %d -d %v", p.baseline, p.connections, p.requests, p.duration)
+	if p := plan[0]; p.Baseline != "nethttp" || p.Connections != 10 || p.Requests != 0 || p.Duration != 2*time.Second {
+		t.Errorf("quick plan baseline %q -c %d -n %d -d %v", p.Baseline, p.Connections, p.Requests, p.Duration)
 	}
 
 	for _, apps := range [][]string{{"no-such-app"}} {

@@ -1,14 +1,19 @@
 // Verify alone (`bench verify`): build every app of the chosen comparisons,
 // start each in turn, check its response against expected/ (status,
 // Content-Type, byte-identical body; for sessions also the answer when the
-// session cookie is sent back), stop it. No load is generated.
+// session cookie is sent back; for a TLS comparison over each protocol of
+// its loads, negotiated by ALPN), stop it. No load is generated.
 package runner
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/proc"
+	"github.com/vireo-go/vireo/_benchmarks/internal/report"
 )
 
 // VerifyResult is the outcome for one app.
@@ -22,52 +27,60 @@ type VerifyResult struct {
 }
 
 // Verify checks every available app of cfg's comparisons against the
-// contract. The error wraps ErrFailed when an app failed to build, start or
-// verify.
+// contract, once per comparison (a TLS comparison over every protocol of
+// its loads). The error wraps ErrFailed when an app failed to build, start
+// or verify.
 func Verify(ctx context.Context, cfg Config) ([]VerifyResult, error) {
-	s, plan, err := newSession(&cfg)
+	s, err := NewSession(&cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer s.stopRedis() // after the apps, which StopAll stops first
-	defer s.group.StopAll()
+	defer s.StopAll()
 	dir, err := os.MkdirTemp("", "vireo-verify-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	s.logDir = dir
-	s.pin = pinning{} // verification needs no pinning
-	if err := s.buildApps(ctx, plan); err != nil {
+	s.LogDir = dir
+	s.Pin = proc.Pinning{} // verification needs no pinning
+	if err := s.makeCert(filepath.Join(dir, "tls")); err != nil {
+		return nil, err
+	}
+	if err := s.BuildApps(ctx); err != nil {
 		return nil, err
 	}
 	var out []VerifyResult
-	for i := range plan {
-		p := &plan[i]
-		if p.variant == VariantCookieKeeping {
-			continue // the cookie-less pass already sends the cookie back
+	done := map[string]bool{}
+	for i := range s.Plan {
+		p := s.Plan[i]
+		if done[p.Name] {
+			continue // the comparison's first variant checked it all
 		}
-		for _, name := range p.apps {
-			r := VerifyResult{Comparison: p.name, App: name}
+		done[p.Name] = true
+		if !p.Ep.SetCookie {
+			p.Variant, p.Protocol = "", "" // every protocol of the loads
+		}
+		for _, name := range p.Apps {
+			r := VerifyResult{Comparison: p.Name, App: name}
 			switch {
-			case s.skipped[name] != "":
-				r.Status = "skipped: " + s.skipped[name]
-			case s.failed[name] != "":
-				r.Status = "FAILED: " + s.failed[name]
+			case s.Skipped[name] != "":
+				r.Status = "skipped: " + s.Skipped[name]
+			case s.Failed[name] != "":
+				r.Status = "FAILED: " + s.Failed[name]
 			default:
-				if err := s.verifyOne(ctx, p, name); err != nil {
+				if err := s.verifyOne(ctx, &p, name); err != nil {
 					if ctx.Err() != nil {
 						return out, ctx.Err()
 					}
-					r.Status, r.Detail = "FAILED: "+firstLine(err.Error()), err.Error()
-					s.fail(name, err.Error())
+					r.Status, r.Detail = "FAILED: "+FirstLine(err.Error()), err.Error()
+					s.Fail(name, err.Error())
 				} else {
 					r.Status = "ok"
 				}
 			}
-			s.logf("verify %-10s %-24s %s", p.name, name, r.Status)
+			s.Logf("verify %-10s %-24s %s", p.Name, name, r.Status)
 			if r.Detail != "" {
-				s.logf("%s", r.Detail)
+				s.Logf("%s", r.Detail)
 			}
 			out = append(out, r)
 		}
@@ -78,29 +91,27 @@ func Verify(ctx context.Context, cfg Config) ([]VerifyResult, error) {
 	return out, nil
 }
 
-func (s *session) verifyOne(ctx context.Context, p *planned, name string) error {
-	a := s.apps[name]
-	ports, err := s.ports(1)
+func (s *Session) verifyOne(ctx context.Context, p *Planned, name string) error {
+	a := s.Apps[name]
+	ports, err := s.Ports(1)
 	if err != nil {
 		return err
 	}
-	if s.cfg.BasePort > 0 {
-		ports[0] = s.cfg.BasePort
+	if s.Cfg.BasePort > 0 {
+		ports[0] = s.Cfg.BasePort
 	}
-	env := a.env
-	if p.ep.Redis {
-		r, addr, err := s.startRedis(ctx, p.key(), name)
-		if err != nil {
-			return err
-		}
-		defer r.Stop()
-		env = append(append([]string(nil), env...), addr)
-	}
-	proc, err := s.group.Start(ctx, ProcSpec{Name: name, Argv: a.argv, Env: env, Dir: a.dir, Port: ports[0]}, s.cfg.StartTimeout)
+	lv := &Live{App: a, Row: &report.App{Name: name}}
+	env, err := s.StartServices(ctx, p, lv)
 	if err != nil {
 		return err
 	}
-	defer s.group.Remove(proc)
-	_, err = s.verify(proc.URL(), p)
+	defer s.StopServicesOf(lv)
+	env = append(append(append([]string(nil), a.Env...), s.AppEnv(p)...), env...)
+	pr, err := s.Group.Start(ctx, proc.Spec{Name: name, Argv: a.Argv, Env: env, Dir: a.Dir, Port: ports[0], TLS: p.Ep.TLS}, s.Cfg.StartTimeout)
+	if err != nil {
+		return err
+	}
+	defer s.Group.Remove(pr)
+	_, err = s.Verify(pr.URL(), p)
 	return err
 }

@@ -17,7 +17,7 @@ import (
 func TestSessionVerify(t *testing.T) {
 	contract := loadContract(t)
 	simple, sessions := contract.Comparisons["simple"], contract.Comparisons["sessions"]
-	s := &session{client: &http.Client{Timeout: 5 * time.Second}}
+	s := &Session{Client: &http.Client{Timeout: 5 * time.Second}}
 
 	answer := func(status int, ctype, body string, cookie bool) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
@@ -51,7 +51,7 @@ func TestSessionVerify(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(tt.handler)
 			defer srv.Close()
-			headers, err := s.verify(srv.URL, &planned{name: "x", variant: tt.variant, ep: tt.ep})
+			headers, err := s.Verify(srv.URL, &Planned{Name: "x", Variant: tt.variant, Ep: tt.ep})
 			if tt.wantErr == "" && err != nil {
 				t.Fatalf("verify: %v", err)
 			}

@@ -1,0 +1,107 @@
+// The tfb command: TechEmpower's six test types under their verifier's
+// rules (internal/techempower), in a report directory of its own,
+// results/<UTC timestamp>-tfb.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/_benchmarks/internal/techempower"
+	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
+)
+
+// tfbRun parses the flags of `bench tfb [flags] [type...]` and runs it.
+func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench tfb", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg techempower.Config
+	var apps, out string
+	var quick bool
+	fs.IntVar(&cfg.Rounds, "rounds", 0, "interleaved rounds, each with a fresh PostgreSQL and app (default 3, quick 1)")
+	fs.DurationVar(&cfg.Duration, "d", 0, "duration of each level and of the warm-up (default 5s, quick 1s; TechEmpower: 15s)")
+	fs.DurationVar(&cfg.Primer, "primer", 0, "duration of the 8-connection primer (default 2s, quick 1s; TechEmpower: 5s)")
+	fs.IntVar(&cfg.Pool, "pool", 0, "database connection pool of every app, DB_POOL (default 32)")
+	fs.IntVar(&cfg.Workers, "workers", 0, "node:cluster processes of the Node apps (default: number of server CPUs)")
+	fs.IntVar(&cfg.VerifyConcurrency, "verify-c", 0, "clients of the verifier's query count (default 512, TechEmpower's)")
+	fs.StringVar(&cfg.ServerCPUs, "server-cpus", "", "CPUs of the apps and their PostgreSQL (default: first half; on 2 cores: 0)")
+	fs.StringVar(&cfg.LoadCPUs, "load-cpus", "", "CPUs of wrk and the runner (default: second half; on 2 cores: 1)")
+	fs.DurationVar(&cfg.StartTimeout, "start-timeout", 0, "wait for an app or a database to start at most this long (default 60s)")
+	fs.StringVar(&apps, "apps", "", "comma-separated apps (default: every tfb-* app)")
+	fs.BoolVar(&quick, "quick", false, "a smoke test of the pipeline: 1 round, 1s levels (flags given explicitly still win); not figures to cite")
+	fs.StringVar(&out, "out", "", "report directory (default: results/<UTC timestamp>-tfb, with -quick ...-tfb-quick)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: go run ./cmd/bench tfb [flags] [%s]\n", strings.Join(typeNames(), "] ["))
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	for _, name := range fs.Args() {
+		t := tfb.Type(name)
+		if !containsType(t) {
+			fmt.Fprintf(stderr, "bench tfb: unknown test type %q (have %s)\n", name, strings.Join(typeNames(), ", "))
+			return 2
+		}
+		cfg.Types = append(cfg.Types, t)
+	}
+	if quick {
+		if cfg.Rounds == 0 {
+			cfg.Rounds = 1
+		}
+		if cfg.Duration == 0 {
+			cfg.Duration = time.Second
+		}
+		if cfg.Primer == 0 {
+			cfg.Primer = time.Second
+		}
+	}
+	cfg.Apps = splitList(apps)
+	root, err := benchtest.ModuleRoot()
+	if err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 2
+	}
+	cfg.Root = root
+	if out == "" {
+		out = filepath.Join("results", time.Now().UTC().Format("2006-01-02T15-04-05Z")+"-tfb")
+		if quick {
+			out += "-quick"
+		}
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
+	cfg.OutDir = out
+	cfg.Command = "cd _benchmarks && go run ./cmd/bench " + strings.Join(os.Args[1:], " ")
+	cfg.Log = stdout
+	_, err = techempower.Run(ctx, cfg)
+	if err == nil {
+		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(out, "RESULTS.md"))
+	}
+	return exitCode(ctx, err, stderr)
+}
+
+func typeNames() []string {
+	var names []string
+	for _, t := range tfb.Types {
+		names = append(names, string(t))
+	}
+	return names
+}
+
+func containsType(t tfb.Type) bool {
+	for _, u := range tfb.Types {
+		if u == t {
+			return true
+		}
+	}
+	return false
+}

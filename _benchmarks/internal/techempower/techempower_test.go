@@ -1,0 +1,170 @@
+package techempower
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/_benchmarks/internal/report"
+	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
+	"github.com/vireo-go/vireo/_benchmarks/internal/wrk"
+	"github.com/vireo-go/vireo/internal/testtool"
+)
+
+// TestDefaultLevels checks the sweeps against TechEmpower's: 16..512
+// connections, plaintext 256..4096 pipelined 16 deep, queries and updates
+// 1..20 queries at 512 connections.
+func TestDefaultLevels(t *testing.T) {
+	if l := DefaultLevels(tfb.JSON); l.N() != 6 || l.Max() != 512 || l.Pipeline != 0 {
+		t.Errorf("json levels %+v", l)
+	}
+	if l := DefaultLevels(tfb.Plaintext); l.N() != 3 || l.Max() != 4096 || l.Pipeline != 16 {
+		t.Errorf("plaintext levels %+v", l)
+	}
+	l := DefaultLevels(tfb.Updates)
+	if c, q := l.Level(4); l.N() != 5 || c != 512 || q != 20 {
+		t.Errorf("updates levels %+v: level 4 = %d connections, %d queries", l, c, q)
+	}
+}
+
+// TestFinish checks the derivations on made-up samples: medians and
+// ranges over rounds, the best level, the ratio to the floor with its
+// per-round range, and a type with an error left unranked.
+func TestFinish(t *testing.T) {
+	r := &Report{Types: []tfb.Type{tfb.JSON}}
+	floor, v := r.addApp(App{Name: Floor}), r.addApp(App{Name: "tfb-vireo"})
+	add := func(a *AppResult, level, conns int, rps ...float64) {
+		for _, x := range rps {
+			res := &wrk.Result{Requests: int64(x), DurationUS: 1e6}
+			a.record(tfb.JSON, level, conns, 0, 0, (&report.Load{Wrk: res}).Figures())
+		}
+	}
+	add(floor, 0, 16, 100, 110, 90)
+	add(floor, 1, 32, 200, 220, 180)
+	add(v, 0, 16, 150, 150, 150)
+	add(v, 1, 32, 190, 200, 210)
+	r.finish()
+	fl := floor.Tests[tfb.JSON]
+	if fl.Best != 1 || fl.Levels[1].RequestsPerSec != (Spread{200, 180, 220}) {
+		t.Errorf("floor best %d %+v", fl.Best, fl.Levels[1].RequestsPerSec)
+	}
+	got := r.Ratios[tfb.JSON]["tfb-vireo"]
+	if got.Median != 1 || got.Min != 200.0/220 || got.Max != 210.0/180 {
+		t.Errorf("ratio %+v", got)
+	}
+	v.Tests[tfb.JSON].Levels[0].Samples[0].Non2xx = 1
+	r.finish()
+	if v.ranked(tfb.JSON) || !strings.Contains(v.Tests[tfb.JSON].Failed, "16 connections") {
+		t.Errorf("a non-2xx left the type ranked: %+v", v.Tests[tfb.JSON])
+	}
+	if _, ok := r.Ratios[tfb.JSON]["tfb-vireo"]; ok {
+		t.Error("a failed type still has a ratio")
+	}
+}
+
+// TestRunShort runs the whole pipeline on two Go stacks for real, with
+// one short level per type: PostgreSQL started and stopped, the verifier,
+// wrk (pipelined for plaintext), the report with its tables and charts.
+// It proves the pipeline works; its figures mean nothing.
+func TestRunShort(t *testing.T) {
+	testtool.Require(t, "wrk")
+	testtool.Require(t, "postgres", "postgresql")
+	root, err := benchtest.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	cfg := Config{
+		Root: root, OutDir: out, Apps: []string{"tfb-nethttp", "tfb-vireo"},
+		Rounds: 1, Duration: 2 * time.Second, Primer: time.Second, VerifyConcurrency: 16, Pool: 8,
+		Levels: map[tfb.Type]Levels{
+			tfb.Plaintext: {Connections: []int{32}, Pipeline: 16},
+			tfb.JSON:      {Connections: []int{16}},
+			tfb.DB:        {Connections: []int{16}},
+			tfb.Fortunes:  {Connections: []int{16}},
+			tfb.Queries:   {Connections: []int{16}, Queries: []int{1, 5}},
+			tfb.Updates:   {Connections: []int{16}, Queries: []int{5}},
+		},
+		Command: "test",
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range rep.Apps {
+		if a.Status != "" {
+			t.Fatalf("%s: %s", a.Name, a.Status)
+		}
+		for _, typ := range tfb.Types {
+			if !a.ranked(typ) || a.Tests[typ].Levels[a.Tests[typ].Best].RequestsPerSec.Median <= 0 {
+				t.Errorf("%s %s: no figure: %+v", a.Name, typ, a.Tests[typ])
+			}
+		}
+		if a.LinesOfCode == 0 {
+			t.Errorf("%s: no lines of code", a.Name)
+		}
+	}
+	if l := rep.app("tfb-vireo").Tests[tfb.Plaintext].Levels[0]; l.Pipeline != 16 {
+		t.Errorf("plaintext ran with pipeline %d", l.Pipeline)
+	}
+	if _, ok := rep.Ratios[tfb.Fortunes]["tfb-vireo"]; !ok {
+		t.Error("no ratio for fortunes")
+	}
+	md, err := os.ReadFile(filepath.Join(out, "RESULTS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## fortunes: `GET /fortunes`", "| Vireo | 16 connections |", "![updates](tfb-updates.png)", "PostgreSQL 1", "### fortunes (÷ node:http, best level)", "| Vireo | not measured |"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("RESULTS.md lacks %q:\n%s", want, md)
+		}
+	}
+	for _, typ := range tfb.Types {
+		if _, err := os.Stat(filepath.Join(out, "tfb-"+string(typ)+".png")); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestRound23 checks the embedded Round 23 figures: every entry names a
+// known type, framework and source, every type has its divisor, and a
+// ratio comes out as the quotient of the two figures.
+func TestRound23(t *testing.T) {
+	r23, err := LoadRound23()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, a := range Apps {
+		known[a.R23] = true
+	}
+	for _, e := range r23.Entries {
+		if !containsType(e.Type) || !known[e.Framework] || r23.Sources[e.Source] == "" || e.RPS <= 0 {
+			t.Errorf("bad entry %+v", e)
+		}
+	}
+	for _, typ := range tfb.Types {
+		if _, ok := r23.entry(typ, Round23Divisor(typ)); !ok {
+			t.Errorf("%s: no figure for the divisor %s", typ, Round23Divisor(typ))
+		}
+	}
+	if x, ok := r23.Ratio(tfb.Fortunes, "aspnetcore"); !ok || x != 741878.0/283446 {
+		t.Errorf("fortunes aspnetcore ÷ nodejs = %v, %v", x, ok)
+	}
+	if _, ok := r23.Ratio(tfb.Fortunes, "gin"); ok {
+		t.Error("a ratio without a Round 23 figure")
+	}
+}
+
+func containsType(t tfb.Type) bool {
+	for _, u := range tfb.Types {
+		if u == t {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,26 @@
+module github.com/vireo-go/vireo/_examples/cluster
+
+go 1.23.0
+
+replace github.com/vireo-go/vireo => ../../
+
+replace github.com/vireo-go/vireo/sessions/redis => ../../sessions/redis
+
+replace github.com/vireo-go/vireo/middleware/ratelimit/redis => ../../middleware/ratelimit/redis
+
+require (
+	github.com/gorilla/securecookie v1.1.2
+	github.com/vireo-go/vireo v0.0.0
+	github.com/vireo-go/vireo/middleware/ratelimit/redis v0.0.0
+	github.com/vireo-go/vireo/sessions/redis v0.0.0
+)
+
+require (
+	github.com/andybalholm/brotli v1.1.0 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
+	github.com/klauspost/compress v1.17.9 // indirect
+	github.com/redis/go-redis/v9 v9.17.3 // indirect
+	github.com/valyala/bytebufferpool v1.0.0 // indirect
+	golang.org/x/time v0.12.0 // indirect
+)
