@@ -151,4 +151,32 @@
 // completes on its own request. The checks cost two uncontended atomic
 // adds per call and no allocation. A goroutine that needs request data
 // after the handler returns takes ctx.Clone().
+//
+// # Informational statuses, upgrades and Hijack
+//
+// Every writer of Vireo's (the Context's, WrapHandler's, Mount's, the inner
+// writer of WrapMiddleware, and those of Compress, Timeout, RequestLogger, CSRF
+// and sessions) passes informational statuses on as net/http sends them:
+// WriteHeader with 100 or 103 goes out at once, with the headers set so
+// far, may repeat, and is not the final status. 101 Switching Protocols is
+// final: it is sent at once, and a Hijack that follows finds it on the
+// connection, as a WebSocket library written against net/http expects
+// (coder/websocket writes the 101 and hijacks, gorilla/websocket hijacks
+// and writes its own). http.ResponseController (Flush, Hijack, the
+// deadlines, EnableFullDuplex) reaches the server's connection through
+// each of them, by their methods or Unwrap; under a request timeout only
+// Flush is refused, the response being sent whole.
+//
+// A hijacked connection is the handler's: Vireo writes nothing more on
+// it, runs no error page and logs the request with the status it had
+// (101 after WriteHeader(101)); under a request timeout a connection
+// hijacked before the deadline gets no timeout answer. The Context rule
+// still holds: the Context is released when the handler returns, so a
+// connection served after that (by a goroutine the handler started) uses
+// what it was handed: the net.Conn or the library's connection, and a
+// Clone for the request data. Serve the connection in the handler when it
+// can, as net/http does; the request's context.Context is cancelled when
+// the handler returns (and at a Timeout's deadline), so a connection that
+// lives longer reads with context.WithoutCancel(ctx.Request().Context())
+// or a context of its own.
 package core

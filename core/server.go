@@ -68,7 +68,7 @@ func (app *Application) Listen(addr string, configure ...func(*http.Server)) err
 	if err != nil {
 		return err
 	}
-	return app.serve(ln, true, configure...)
+	return app.serve(ln, "http", true, configure)
 }
 
 // Serve serves on ln until Shutdown, then returns; like http.Server.Serve
@@ -77,12 +77,13 @@ func (app *Application) Listen(addr string, configure ...func(*http.Server)) err
 // set. It returns nil after a graceful shutdown, and http.ErrServerClosed
 // when the application was shut down before it started.
 func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) error {
-	return app.serve(ln, false, configure...)
+	return app.serve(ln, "http", false, configure)
 }
 
-// serve runs the server on ln until Shutdown or, with signals, SIGINT or
-// SIGTERM, which shut it down gracefully.
-func (app *Application) serve(ln net.Listener, signals bool, configure ...func(*http.Server)) error {
+// serve runs the server on ln, whose connections speak scheme ("https" for
+// ListenTLS's, which the startup line names), until Shutdown or, with
+// signals, SIGINT or SIGTERM, which shut it down gracefully.
+func (app *Application) serve(ln net.Listener, scheme string, signals bool, configure []func(*http.Server)) error {
 	if err := app.Build(); err != nil {
 		ln.Close()
 		return err
@@ -113,7 +114,7 @@ func (app *Application) serve(ln net.Listener, signals bool, configure ...func(*
 	app.serverMu.Unlock()
 
 	if app.startupOut != nil {
-		fmt.Fprintf(app.startupOut, "Now listening on: http://%s\nApplication started. Press CTRL+C to shut down.\n", ln.Addr())
+		fmt.Fprintf(app.startupOut, "Now listening on: %s://%s\nApplication started. Press CTRL+C to shut down.\n", scheme, ln.Addr())
 	}
 
 	var sig <-chan struct{} // nil without signals: never ready

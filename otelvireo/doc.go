@@ -49,4 +49,14 @@
 // filter rejects the health endpoints (health.LivePath, health.ReadyPath).
 //
 // Prometheus: the otelprom package serves these metrics at /metrics.
+//
+// Cost, measured in _benchmarks (`go run ./cmd/bench instructions -apps
+// vireo,vireo-otel-noop,vireo-otel,chi,chi-otel simple otel`: user-space
+// instructions per request under callgrind, GET /api/values/5): with every
+// span sampled and batched and the four metrics recorded, a request costs
+// about 78,800 instructions against 39,700 for the same app without the
+// middleware, and chi inside otelhttp.NewHandler with the same SDK about
+// 114,000 (41,500 without); 11 allocations (3 KB) a request against
+// otelhttp's 42 (6.7 KB). With the no-op providers the middleware is within
+// the run-to-run spread of the plain app (39,788 against 39,739).
 package otelvireo

@@ -1,7 +1,8 @@
 // The middleware: a server span and the HTTP server metrics per request.
 //
 // Per request: the filter; the propagator extracts the caller's context
-// from the headers; the span starts with the request's attributes; the
+// from the headers; the span starts with the request's attributes (for the
+// sampler to see); the
 // request gets the span's context; active_requests goes up; a pooled
 // record of the request is registered as the Context's done hook; the
 // chain runs under a deferred recover that adds a panic to the span (and
@@ -55,9 +56,9 @@ type middleware struct {
 	requestSize  metric.Int64Histogram
 	responseSize metric.Int64Histogram
 
-	entries   entryCache
-	requests  sync.Pool // of *request
-	startOpts []trace.SpanStartOption
+	entries  entryCache
+	requests sync.Pool // of *request
+	kindOpt  trace.SpanStartOption
 
 	// The API's no-op providers, recognized: no span is started (the
 	// caller's context still reaches the handler, as a no-op tracer's
@@ -78,7 +79,7 @@ func New(opts ...Option) (core.Handler, error) {
 		tracer:     cfg.tracerProvider.Tracer(ScopeName, trace.WithInstrumentationVersion(Version), trace.WithSchemaURL(semconv.SchemaURL)),
 		propagator: cfg.propagator,
 		filter:     cfg.filter,
-		startOpts:  []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)},
+		kindOpt:    trace.WithSpanKind(trace.SpanKindServer),
 	}
 	meter := cfg.meterProvider.Meter(ScopeName, metric.WithInstrumentationVersion(Version), metric.WithSchemaURL(semconv.SchemaURL))
 	if m.duration, err = meter.Float64Histogram("http.server.request.duration", metric.WithUnit("s"),
@@ -126,6 +127,7 @@ type request struct {
 	reqSize  int64 // the declared Content-Length, -1 when unknown
 	panicked any
 	attrs    [10]attribute.KeyValue
+	opts     [2]trace.SpanStartOption // of Start, kept to spare the variadic slice
 }
 
 func (m *middleware) serve(ctx core.Context) {
@@ -174,10 +176,11 @@ func (rq *request) startSpan(ctx core.Context, r *http.Request, parent context.C
 	if rt := ctx.Route(); rt != nil { // installed with Use: the route is known
 		name = m.entries.get(entryKey{route: rt, method: rq.method, https: rq.https, status: http.StatusOK}).name
 	}
-	spanCtx, span := m.tracer.Start(parent, name, m.startOpts...)
-	if span.IsRecording() {
-		span.SetAttributes(rq.requestAttrs(ctx, r)...)
-	}
+	// The request's attributes go in at the start, where a sampler sees
+	// them, as the semantic conventions ask.
+	rq.opts[0], rq.opts[1] = m.kindOpt, trace.WithAttributes(rq.requestAttrs(ctx, r)...)
+	spanCtx, span := m.tracer.Start(parent, name, rq.opts[:]...)
+	rq.opts[1] = nil
 	rq.ctx, rq.span = spanCtx, span
 	ctx.SetRequest(r.WithContext(spanCtx))
 }

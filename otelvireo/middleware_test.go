@@ -17,6 +17,8 @@ import (
 	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/codes"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 )
@@ -296,5 +298,43 @@ func TestNoopProviders(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// pathSampler drops the spans of paths under /internal/, deciding on the
+// attributes the span starts with.
+type pathSampler struct{ seen []string }
+
+func (s *pathSampler) ShouldSample(p sdktrace.SamplingParameters) sdktrace.SamplingResult {
+	for _, a := range p.Attributes {
+		if a.Key == "url.path" {
+			s.seen = append(s.seen, p.Name+" "+a.Value.AsString())
+			if strings.HasPrefix(a.Value.AsString(), "/internal/") {
+				return sdktrace.SamplingResult{Decision: sdktrace.Drop}
+			}
+		}
+	}
+	return sdktrace.SamplingResult{Decision: sdktrace.RecordAndSample}
+}
+
+func (*pathSampler) Description() string { return "pathSampler" }
+
+func TestSamplerSeesRequestAttributes(t *testing.T) {
+	spans := tracetest.NewInMemoryExporter()
+	sampler := &pathSampler{}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans), sdktrace.WithSampler(sampler))
+	defer tp.Shutdown(context.Background())
+	app := core.New()
+	app.UseBeforeRouting(otelvireo.MustNew(otelvireo.WithTracerProvider(tp)))
+	app.Get("/internal/{x}", func(ctx core.Context) { ctx.WriteString("i") })
+	app.Get("/users/{id}", func(ctx core.Context) { ctx.WriteString("u") })
+	for _, p := range []string{"/internal/stats", "/users/1"} {
+		app.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", p, nil))
+	}
+	if got := strings.Join(sampler.seen, ","); got != "GET /internal/stats,GET /users/1" {
+		t.Fatalf("the sampler saw %q", got)
+	}
+	if s := spans.GetSpans(); len(s) != 1 || s[0].Name != "GET /users/{id}" {
+		t.Fatalf("spans %v, want only the sampled one", s)
 	}
 }

@@ -44,7 +44,8 @@
 //
 //  1. closes its listener: nginx's next connect is refused, which it
 //     retries on another instance and which takes this one out for
-//     fail_timeout; /readyz answers 503 (for balancers that poll it);
+//     fail_timeout; /readyz answers 503 (for balancers that poll it, on
+//     the connections they have);
 //  2. keeps serving, for DRAIN, the keep-alive connections nginx already
 //     has, each response with "Connection: close", so nginx drops them one
 //     response at a time, and the idle ones it drops by itself after its
@@ -65,7 +66,9 @@
 // vireo's Listen shuts down at SIGTERM at once, which suits a balancer
 // that already stopped sending (Kubernetes after its preStop delay); this
 // program runs the http.Server itself, with Listen's defaults, to drain
-// first. /healthz answers 200 for as long as the process serves.
+// first. /healthz and /readyz are the health package's: /healthz answers
+// 200 while the process serves, /readyz 200 while it is not shutting down
+// and Redis answers its PING.
 //
 // Routes: GET /login (a form with its CSRF token), POST /login (demo users
 // ann/ann-pass and bob/bob-pass), GET /me (the user, a counter and the CSRF
@@ -96,6 +99,7 @@ import (
 
 	"github.com/gorilla/securecookie"
 	"github.com/vireo-go/vireo"
+	"github.com/vireo-go/vireo/health"
 	"github.com/vireo-go/vireo/middleware"
 	ratelimitredis "github.com/vireo-go/vireo/middleware/ratelimit/redis"
 	"github.com/vireo-go/vireo/sessions"
@@ -155,14 +159,21 @@ func newApp(cfg config, srv *server) (*vireo.Application, error) {
 		}
 		ctx.Next()
 	})
-	app.Get("/healthz", func(ctx vireo.Context) { ctx.Text("ok") })
-	app.Get("/readyz", func(ctx vireo.Context) {
-		if srv.draining.Load() {
-			ctx.StopWithStatus(http.StatusServiceUnavailable)
-			return
-		}
-		ctx.Text("ready")
-	})
+	// /healthz: the process answers; /readyz: it is not shutting down and
+	// its Redis answers.
+	checks, err := health.New(
+		health.WithReadyCheck("serving", func(context.Context) error {
+			if srv.draining.Load() {
+				return errors.New("shutting down")
+			}
+			return nil
+		}, 0),
+		health.WithReadyCheck("redis", cfg.sessionDB.Ping, time.Second),
+	)
+	if err != nil {
+		return nil, err
+	}
+	checks.Register(app)
 	app.Get("/whoami", func(ctx vireo.Context) {
 		ctx.JSON(map[string]string{"client": ctx.ClientIP(), "scheme": ctx.Scheme(), "instance": cfg.instance})
 	})

@@ -17,7 +17,7 @@ import (
 
 func TestPingAsReadinessCheck(t *testing.T) {
 	srv := startRedis(t)
-	db, err := New(WithAddr(srv.addr()), WithMaxRetries(-1))
+	db, err := New(WithAddr(srv.Addr()), WithMaxRetries(-1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,11 +36,11 @@ func TestPingAsReadinessCheck(t *testing.T) {
 	if code, rep := probe(); code != 200 || rep.Checks["redis"].Status != health.StatusPass {
 		t.Fatalf("Redis up: %d %+v", code, rep)
 	}
-	srv.stop()
+	srv.Kill()
 	if code, rep := probe(); code != 503 || rep.Checks["redis"].Status != health.StatusFail || !strings.Contains(rep.Checks["redis"].Error, "ping") {
 		t.Fatalf("Redis down: %d %+v", code, rep)
 	}
-	srv.start()
+	srv.Start()
 	if code, rep := probe(); code != 200 {
 		t.Fatalf("Redis back: %d %+v", code, rep)
 	}

@@ -27,7 +27,9 @@ type dropExporter struct{}
 func (dropExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
 func (dropExporter) Shutdown(context.Context) error                             { return nil }
 
-func main() {
+// newHandler returns the instrumented router; main serves it, the
+// benchmark beside it counts its allocations.
+func newHandler() http.Handler {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithBatcher(dropExporter{}))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 	prop := propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
@@ -37,8 +39,11 @@ func main() {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write([]byte("value"))
 	})
-	h := otelhttp.NewHandler(r, "chi", otelhttp.WithTracerProvider(tp), otelhttp.WithMeterProvider(mp), otelhttp.WithPropagators(prop))
+	return otelhttp.NewHandler(r, "chi", otelhttp.WithTracerProvider(tp), otelhttp.WithMeterProvider(mp), otelhttp.WithPropagators(prop))
+}
 
+func main() {
+	h := newHandler()
 	port := os.Getenv("PORT")
 	if port == "" {
 		port = "5000"

@@ -25,7 +25,9 @@ type dropExporter struct{}
 func (dropExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
 func (dropExporter) Shutdown(context.Context) error                             { return nil }
 
-func main() {
+// newApp returns the instrumented application; main serves it, the
+// benchmark beside it counts its allocations.
+func newApp() *vireo.Application {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithBatcher(dropExporter{}))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 	prop := propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
@@ -35,7 +37,11 @@ func main() {
 	app.Get("/api/values/{id}", func(ctx vireo.Context) {
 		ctx.Text("value")
 	})
-	if err := app.Listen("127.0.0.1:" + port()); err != nil {
+	return app
+}
+
+func main() {
+	if err := newApp().Listen("127.0.0.1:" + port()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

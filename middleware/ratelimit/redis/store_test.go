@@ -108,7 +108,7 @@ func TestHeadersMatchMemoryStore(t *testing.T) {
 // the test can tell.
 func TestSharedAcrossInstances(t *testing.T) {
 	srv := redistest.StartServer(t)
-	const perSecond, burst = 100.0, 20
+	const perSecond, burst = 50.0, 10
 	// run drives the stores' instances for d; it returns the number
 	// admitted and each instance's request times (the middle of each
 	// round trip, when Redis ran the script).
@@ -180,7 +180,7 @@ func TestSharedAcrossInstances(t *testing.T) {
 		mem, _ := middleware.NewRateMemoryStore(perSecond, burst, 0)
 		local = append(local, mem)
 	}
-	admitted, times = run(local, time.Second)
+	admitted, times = run(local, 2*time.Second)
 	perInstance := 0
 	for _, ts := range times {
 		perInstance += redistest.Admitted(ts, perSecond, burst)
