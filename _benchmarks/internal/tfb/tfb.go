@@ -104,6 +104,7 @@ type Problem struct {
 	Detail   string
 }
 
+// String formats p as "severity: rule: detail (url)".
 func (p Problem) String() string {
 	return fmt.Sprintf("%s: %s: %s (%s)", p.Severity, p.Rule, p.Detail, p.URL)
 }
