@@ -1,12 +1,12 @@
 module github.com/vireo-go/vireo
 
-go 1.23.0
+go 1.25.0
 
 require (
-	github.com/andybalholm/brotli v1.1.0
+	github.com/andybalholm/brotli v1.3.0
 	github.com/flosch/pongo2/v6 v6.0.0
 	github.com/gorilla/securecookie v1.1.2
-	github.com/klauspost/compress v1.17.9
+	github.com/klauspost/compress v1.20.4
 	github.com/valyala/bytebufferpool v1.0.0
-	golang.org/x/time v0.12.0
+	golang.org/x/time v0.15.0
 )

@@ -1,111 +1,225 @@
 #!/usr/bin/env bash
-# Runs every test of the repository on a fresh machine: the framework
-# (with the race detector), the examples, the Redis session store, the
-# benchmark suite (Go, Express and, where dotnet exists, ASP.NET Core apps,
-# plus a quick run of the runner) and the browser test of the mvc-todo
-# example. What a step needs (redis-server, chromium, node_modules) it
-# installs from the package registries; a step whose runtime cannot be had
-# says so and skips, it never fakes a pass.
+# Runs every test of the repository on a fresh machine: formatting, vet and
+# tidy modules, the framework (with the race detector), the examples, the
+# WebSocket echoes, the Redis stores (sessions, rate limit) and the cluster
+# example behind nginx, the OpenTelemetry middleware, the benchmark suite (Go,
+# Express and, where dotnet exists, ASP.NET Core apps, plus quick runs of
+# the runner) and the browser test of the mvc-todo example.
+#
+# Each step is a function run by `step NAME FUNCTION [PROGRAM...]`: timed,
+# and a failing step ends the run naming it. A PROGRAM the step needs
+# (written program or program=debian-package,...) is installed from
+# Debian's packages when missing (as root); when it cannot be had the step
+# fails under CI (CI=true) and skips with a line elsewhere. A program the
+# machine is declared not to have (VIREO_NOT_HERE=dotnet, set by .ci/run
+# where dotnet is missing) is the one exception: what needs it prints a
+# "not run here:" line in the summary. Go tests follow the same rule
+# through internal/testtool; their output goes through testreport, which
+# prints failures in full and collects skips for the summary.
+#
+# To add a step: write a function, then one `step` line at the bottom.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-step() { printf '\n==== %s\n' "$*"; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+summary=$work/summary # "not run here:" and "skipped:" lines, for the end
+timings=()
 
-have() { command -v "$1" >/dev/null 2>&1; }
+have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]; }
 
-apt_install() { # apt_install BINARY PACKAGE...: installs when BINARY is missing
-	local bin=$1
-	shift
-	have "$bin" && return 0
-	if have apt-get && [ "$(id -u)" = 0 ]; then
-		step "installing $*"
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"; } >/dev/null 2>&1 ||
-			echo "could not install $* (tests that need it will skip and say so)"
-	else
-		echo "$bin is missing and cannot be installed here (tests that need it will skip and say so)"
+ci() { [ "${CI:-}" = true ]; }
+
+not_here() { # not_here PROGRAM: declared absent by VIREO_NOT_HERE
+	case ",${VIREO_NOT_HERE:-}," in
+	*",$1,"* | *", $1,"*) return 0 ;;
+	esac
+	return 1
+}
+
+apt_install() { # apt_install PACKAGE...: as root, serialised with internal/testtool's installs
+	have apt-get && [ "$(id -u)" = 0 ] || return 1
+	echo "installing the Debian packages $*"
+	flock "${TMPDIR:-/tmp}/vireo-testtool-apt.lock" sh -c \
+		'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"' sh "$@" >/dev/null 2>&1
+}
+
+# need STEP PROGRAM[=PACKAGE,...]: makes sure PROGRAM is there for STEP;
+# returns 0 when it is, 1 (a failure) under CI when it cannot be had, 2 (the
+# step is skipped, with a line in the summary) otherwise.
+need() {
+	local step=$1 program=${2%%=*} packages=$2
+	if [ "$packages" = "$program" ]; then packages=$program; else packages=${packages#*=}; fi
+	have "$program" && return 0
+	if not_here "$program"; then
+		echo "not run here: step \"$step\": no $program on this machine (VIREO_NOT_HERE)" | tee -a "$summary"
+		return 2
+	fi
+	# shellcheck disable=SC2086 # the package list is split on commas
+	apt_install ${packages//,/ } && have "$program" && return 0
+	if ci; then
+		echo "CI=true and step \"$step\" needs $program, which is missing and could not be installed (Debian: apt-get install ${packages//,/ })"
+		return 1
+	fi
+	echo "skipped: step \"$step\": $program not found (Debian: apt-get install ${packages//,/ })" | tee -a "$summary"
+	return 2
+}
+
+# step NAME FUNCTION [PROGRAM...]: runs FUNCTION (with errexit) as one
+# step, after the programs it needs; a failure ends the run naming it.
+step() {
+	local name=$1 fn=$2 start=$SECONDS rc=0 p
+	shift 2
+	printf '\n==== %s\n' "$name"
+	for p in "$@"; do
+		need "$name" "$p" || rc=$?
+		[ "$rc" = 0 ] || break
+	done
+	if [ "$rc" = 0 ]; then
+		# In the background, so that errexit holds inside the function
+		# (bash ignores it in a function whose status is tested).
+		(
+			set -e
+			"$fn"
+		) &
+		wait $! || rc=$?
+	fi
+	local took=$((SECONDS - start))
+	case $rc in
+	0) timings+=("$(printf '%6ds  %s' "$took" "$name")") ;;
+	2) timings+=("$(printf '%6ds  %s (skipped)' "$took" "$name")") ;;
+	*)
+		timings+=("$(printf '%6ds  %s (FAILED)' "$took" "$name")")
+		print_summary
+		printf '\nFAILED: step "%s" (exit status %d)\n' "$name" "$rc"
+		exit 1
+		;;
+	esac
+	echo "(step \"$name\": ${took}s)"
+}
+
+print_summary() {
+	printf '\n==== summary\n'
+	printf '%s\n' "${timings[@]}"
+	printf '%6ds  total\n' "$SECONDS"
+	if [ -s "$summary" ]; then
+		"$work/testreport" -summary "$summary"
 	fi
 }
 
-step "go version"
-go version
+# gotest ARGS...: go test -json ARGS through testreport, which prints the
+# run as go test does and records its skips.
+gotest() {
+	go test -json "$@" 2>&1 | "$work/testreport" -record "$summary"
+}
 
-step "gofmt and go vet"
-unformatted=$(gofmt -l . | grep -v '/node_modules/' || true)
-if [ -n "$unformatted" ]; then
-	echo "not gofmt-ed:"
-	echo "$unformatted"
-	exit 1
-fi
-go vet ./...
-(cd _examples && go vet ./...)
+# gotest_v ARGS...: gotest that prints every test's output, as go test -v.
+gotest_v() {
+	go test -json "$@" 2>&1 | "$work/testreport" -v -record "$summary"
+}
 
-step "go mod tidy -diff in every module"
-tidy_diff() { # tidy_diff DIR: fails when DIR's go.mod or go.sum is not tidy
-	local dir=$1 errfile diff
-	errfile=$(mktemp)
+# --- steps -------------------------------------------------------------
+
+go_version() {
+	go version
+	go env GOVERSION GOPROXY GOFLAGS
+	go build -o "$work/testreport" ./internal/testtool/testreport
+}
+
+fmt_vet() {
+	local unformatted
+	unformatted=$(gofmt -l . | grep -v '/node_modules/' || true)
+	if [ -n "$unformatted" ]; then
+		echo "not gofmt-ed:"
+		echo "$unformatted"
+		return 1
+	fi
+	go vet ./...
+	(cd _examples && go vet ./...)
+}
+
+# tidy_diff DIR: fails when DIR's go.mod or go.sum is not tidy. Only when
+# GOPROXY is an on-disk bundle (file://, the offline fallback of .ci/run),
+# whose modules tidy may not all find, does a module that tidy cannot load
+# get the weaker check that go.mod and go.sum are complete.
+tidy_diff() {
+	local dir=$1 errfile=$work/tidy.err diff
 	if diff=$(cd "$dir" && go mod tidy -diff 2>"$errfile"); then
 		echo "$dir: tidy"
-	elif [ -n "$diff" ]; then
+		return 0
+	fi
+	if [ -n "$diff" ]; then
 		echo "$dir: go.mod/go.sum are not tidy (run go mod tidy there):"
 		echo "$diff"
-		rm -f "$errfile"
-		return 1
-	elif grep -q 'go-offline/proxy' "$errfile"; then
-		# Offline (../shared/go-offline): tidy also loads the tests of every
-		# dependency, whose modules the bundle does not hold.
-		# What can be checked offline: nothing the module builds or tests
-		# lacks a requirement or a go.sum line (-mod=readonly fails then).
-		echo "SKIP: go mod tidy -diff in $dir: the offline module bundle lacks a module tidy loads ($(grep -m1 -o 'proxy/[^ :]*' "$errfile" | sed 's|^proxy/||')); checking only that go.mod and go.sum are complete"
-		if ! (cd "$dir" && go list -mod=readonly -deps -test ./... >/dev/null); then
-			rm -f "$errfile"
-			return 1
-		fi
-	else
-		echo "$dir: go mod tidy -diff failed:"
-		cat "$errfile"
-		rm -f "$errfile"
 		return 1
 	fi
-	rm -f "$errfile"
+	case "$(go env GOPROXY)" in
+	file://*)
+		echo "$dir: offline bundle: tidy cannot load every module ($(grep -m1 -o 'proxy/[^ :]*' "$errfile" || true)); checking that go.mod and go.sum are complete"
+		echo "skipped: go mod tidy -diff in $dir: GOPROXY is the offline bundle" >>"$summary"
+		(cd "$dir" && go list -mod=readonly -deps -test ./... >/dev/null)
+		;;
+	*)
+		echo "$dir: go mod tidy -diff failed:"
+		cat "$errfile"
+		return 1
+		;;
+	esac
 }
-for mod in $(find . -name go.mod -not -path '*/node_modules/*' | sort); do
-	tidy_diff "$(dirname "$mod")"
-done
 
-step "framework: go test -race ./..."
-go test -race -count=1 ./...
+tidy() {
+	local mod
+	for mod in $(find . -name go.mod -not -path '*/node_modules/*' | sort); do
+		tidy_diff "$(dirname "$mod")"
+	done
+}
 
-step "examples: cd _examples && go test -race ./..."
-(cd _examples && go test -race -count=1 ./...)
+framework() { gotest -race -count=1 ./...; }
 
-apt_install redis-server redis-server
-if have dotnet; then
-	# Native AOT (the netcore-aot app) compiles with clang and links zlib.
-	apt_install clang clang zlib1g-dev
-	[ -e /usr/include/zlib.h ] || apt_install zlib.h zlib1g-dev # no binary to look for: checks the header
-fi
+examples() { (cd _examples && gotest -race -count=1 ./...); }
 
-step "sessions/redis (real redis-server)"
-(cd sessions/redis && go vet ./... && go test -race -count=1 ./...)
+websockets() { (cd internal/wstest && go vet ./... && gotest -race -count=1 ./...); }
 
-if [ -d _examples/sessions-redis ]; then
-	step "examples: sessions-redis (real redis-server)"
-	(cd _examples/sessions-redis && go vet ./... && go test -count=1 ./...)
-fi
+sessions_redis() { (cd sessions/redis && go vet ./... && gotest -race -count=1 ./...); }
 
-step "benchmark suite: apps, runner, quick runs"
-if ! have dotnet; then
-	echo "SKIP: dotnet not found: the ASP.NET Core apps are not built or checked (TestDotnetApps skips; the runner reports them as skipped)"
-fi
-if have dotnet && ! have clang; then
-	echo "SKIP: clang not found: netcore-aot (Native AOT) is not built (TestDotnetAOTApp skips; the runner reports it as skipped)"
-fi
-if ! have valgrind; then
-	echo "SKIP: valgrind not found: the callgrind tests of the runner skip"
-fi
-(cd _benchmarks && go vet ./... && go test -count=1 -timeout 30m ./...)
+# Issue 28: the Redis rate-limit store, and three instances behind nginx
+# (the tests install redis-sentinel, redis-tools and nginx through
+# internal/testtool).
+ratelimit_redis() { (cd middleware/ratelimit/redis && go vet ./... && gotest -race -count=1 ./...); }
 
-step "browser test of mvc-todo (headless chromium)"
-bash _examples/run-browser-tests.sh
+example_cluster() { (cd _examples/cluster && go vet ./... && gotest_v -count=1 ./...); } # -v: the figures of the kill and the rolling restart
 
-step "all tests passed"
+example_sessions_redis() { (cd _examples/sessions-redis && go vet ./... && gotest -count=1 ./...); }
+
+otel() { (cd otelvireo && go vet ./... && gotest -race -count=1 ./...); }
+
+example_observability() { (cd _examples/observability && go vet ./... && gotest -count=1 ./...); }
+
+benchmarks() {
+	if have dotnet; then
+		# Native AOT (netcore-aot) compiles with clang and links zlib.
+		need "benchmark suite" clang=clang,zlib1g-dev || [ $? = 2 ]
+		[ -e /usr/include/zlib.h ] || apt_install zlib1g-dev || true
+	fi
+	(cd _benchmarks && go vet ./... && gotest -count=1 -timeout 30m ./...)
+}
+
+browser() { (cd _examples/mvc-todo/browsertest && go vet ./... && gotest -count=1 ./...); }
+
+step "go version" go_version
+step "gofmt and go vet" fmt_vet
+step "go mod tidy -diff in every module" tidy
+step "framework: go test -race ./..." framework
+step "examples: cd _examples && go test -race ./..." examples
+step "WebSocket echoes through every writer (internal/wstest)" websockets
+step "sessions/redis (real redis-server, Redis Cluster, Sentinel)" sessions_redis redis-server
+step "middleware/ratelimit/redis (real redis-server)" ratelimit_redis redis-server
+step "examples: cluster (3 instances, nginx, redis-server)" example_cluster redis-server nginx
+step "examples: sessions-redis (real redis-server)" example_sessions_redis redis-server
+step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)" otel
+step "examples: observability (OTLP collector stand-in, real Prometheus scraping)" example_observability
+step "benchmark suite: apps, runner, quick runs" benchmarks node=nodejs npm valgrind redis-server luajit
+step "browser test of mvc-todo (headless chromium)" browser chromium
+
+print_summary
+printf '\nall steps passed\n'

@@ -78,6 +78,9 @@ type (
 	// BeforeWriteHook is called once just before a response's status line
 	// goes out (Context.OnBeforeWrite); its error replaces the response.
 	BeforeWriteHook = core.BeforeWriteHook
+	// DoneHook is called once a request's response is finished, error page
+	// and panic answer included (Context.OnDone).
+	DoneHook = core.DoneHook
 	// TimeoutResponse is the answer sent when a handler overruns the
 	// deadline of WithRequestTimeout or Context.NextWithTimeout.
 	TimeoutResponse = core.TimeoutResponse
@@ -139,6 +142,9 @@ const (
 	MIMEXML  = core.MIMEXML  // application/xml
 	MIMEHTML = core.MIMEHTML // text/html
 	MIMEText = core.MIMEText // text/plain
+	// ProblemJSON is the media type of the default error page for clients
+	// that prefer JSON (RFC 9457 Problem Details).
+	ProblemJSON = core.ProblemJSON
 )
 
 // RequestIDKey is the Values key under which middleware keeps the request

@@ -5,7 +5,8 @@ import (
 	"go/doc"
 	"go/parser"
 	"go/token"
-	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,15 +18,27 @@ import (
 func exported(t *testing.T, dir string) []string {
 	t.Helper()
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.ParseComments)
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var files []*ast.File
+	for _, e := range entries {
+		if n := e.Name(); !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
 	var names []string
-	for _, p := range pkgs {
-		d := doc.New(p, dir, 0)
+	if len(files) > 0 {
+		d, err := doc.NewFromFiles(fset, files, "example.com/"+dir)
+		if err != nil {
+			t.Fatal(err)
+		}
 		values := func(vs []*doc.Value) {
 			for _, v := range vs {
 				for _, s := range v.Decl.Specs {

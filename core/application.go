@@ -10,6 +10,7 @@
 //	  unmatched: trailing-slash redirect, OPTIONS, 405 with Allow, or 404
 //	finish: error handler for an error status with no body
 //	recover: a panic becomes a 500 and is logged; the server keeps serving
+//	done hooks (Context.OnDone): the finished response, still readable
 //	ctx.release(); pool.Put(ctx)
 //
 // Everything that can be computed at registration is computed by Build.
@@ -42,6 +43,8 @@ type Application struct {
 	routes           []*Route
 	errs             []error
 	errorParties     []*Router
+	onError          func(Context, error) // OnError; nil: the default page
+	onErrorChain     []Handler            // the root's middleware, then onError: for unmatched requests
 	routerMiddleware []Handler
 	routerChain      []Handler
 
@@ -188,6 +191,19 @@ func (app *Application) Build() error {
 			rt.chain = append(chain, rt.handlers...)
 			maxParams = max(maxParams, rt.maxParams)
 		}
+		// Error pages of unmatched requests run behind the middleware of
+		// their group, as the page of a matched route runs after its
+		// route's: both see what that middleware sets (a session...).
+		for _, r := range app.errorParties {
+			r.errorChains = make(map[int][]Handler, len(r.errorHandlers))
+			for code, hs := range r.errorHandlers {
+				r.errorChains[code] = append(append([]Handler(nil), r.chainPrefix()...), hs...)
+			}
+		}
+		if app.onError != nil {
+			page := stateHandler(func(c *state, ctx Context) { app.onError(ctx, c.stopError()) })
+			app.onErrorChain = append(append([]Handler(nil), app.Router.chainPrefix()...), page)
+		}
 		if len(app.routerMiddleware) > 0 {
 			app.routerChain = append(append([]Handler(nil), app.routerMiddleware...), stateHandler(app.dispatch))
 		}
@@ -228,24 +244,10 @@ func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // pool. It runs deferred so that it also runs while panicking.
 func (app *Application) done(c *state) {
 	if rec := recover(); rec != nil {
-		if rec == http.ErrAbortHandler {
-			c.release()
-			panic(rec) // net/http aborts the response quietly
-		}
-		app.logger.Error("vireo: panic recovered", "method", c.request.Method, "path", c.request.URL.Path,
-			"request_id", c.RequestID(), "panic", rec, "stack", string(debug.Stack()))
-		if c.Written() && !c.writer.hijacked {
-			// Part of the response is out: a 500 cannot follow, and a
-			// well-formed end would pass the truncated body off as whole.
-			// Abort the connection as net/http does for ErrAbortHandler.
+		if !app.recovered(c, rec) {
+			c.runDone()
 			app.recycle(c)
-			panic(http.ErrAbortHandler)
-		}
-		c.writer.dropHooks() // nothing of a panicked handler is saved
-		if !c.Written() {
-			c.err = fmt.Errorf("panic: %v", rec)
-			c.writer.status = http.StatusInternalServerError
-			c.errorFired = false
+			panic(http.ErrAbortHandler) // net/http aborts the response quietly
 		}
 	}
 	if !c.writer.hijacked && !c.Written() {
@@ -261,7 +263,40 @@ func (app *Application) done(c *state) {
 			c.writer.writeHeaderNow()
 		}
 	}
+	c.runDone()
 	app.recycle(c)
+}
+
+// recovered handles a panic of the chain: it logs it and makes the
+// response a 500 with the panic as its internal cause. It reports false
+// when the connection must be aborted instead (http.ErrAbortHandler, or part
+// of the response already out: a well-formed end would pass the truncated
+// body off as whole). RequestLogger calls it too, so that its line counts
+// the 500 page.
+func (app *Application) recovered(c *state, rec any) bool {
+	if rec == http.ErrAbortHandler {
+		return false
+	}
+	app.logger.Error("vireo: panic recovered", "method", c.request.Method, "path", c.request.URL.Path,
+		"request_id", c.errorRequestID(), "panic", rec, "stack", string(debug.Stack()))
+	if c.Written() && !c.writer.hijacked {
+		return false
+	}
+	c.writer.dropHooks() // nothing of a panicked handler is saved
+	if !c.Written() {
+		c.err = fmt.Errorf("panic: %v", rec)
+		c.writer.status = http.StatusInternalServerError
+		c.errorFired = false
+		c.stopped = true
+	}
+	return true
+}
+
+// runDone runs the done hooks (Context.OnDone), if any.
+func (c *state) runDone() {
+	if len(c.doneHooks) > 0 {
+		c.runDoneHooks()
+	}
 }
 
 // recycle releases c and puts it back into the pool when it may be reused.

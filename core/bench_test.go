@@ -24,8 +24,7 @@ func benchRequest(b *testing.B, app http.Handler, method, path string) {
 	r, _ := http.NewRequest(method, path, nil)
 	w := &nopWriter{h: http.Header{}}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		app.ServeHTTP(w, r)
 	}
 }
@@ -149,8 +148,7 @@ func BenchmarkGithubAll(b *testing.B) {
 	app, reqs := githubApp(b)
 	w := &nopWriter{h: http.Header{}}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		for _, r := range reqs {
 			app.ServeHTTP(w, r)
 		}

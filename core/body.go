@@ -127,21 +127,45 @@ func jsonError(err error) *HTTPError {
 }
 
 func (c *state) ReadForm(v any) error {
+	r := c.request
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if hasBody(r) && ct != "application/x-www-form-urlencoded" && ct != "multipart/form-data" {
+		return NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("request body must be a form (Content-Type: application/x-www-form-urlencoded or multipart/form-data), got %q", r.Header.Get("Content-Type")))
+	}
+	if err := c.parseForm(); err != nil {
+		return err
+	}
+	if err := c.app.forms.decode(r.Form, v); err != nil {
+		return err
+	}
+	return c.Validate(v)
+}
+
+// hasBody reports whether r comes with a body (announced or chunked).
+func hasBody(r *http.Request) bool {
+	return r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
+}
+
+// parseForm parses the query and the form body (urlencoded, or multipart
+// within the body limit) into r.Form: 413 past the limit, 400 when
+// malformed.
+func (c *state) parseForm() error {
 	c.limitBody()
 	r := c.request
 	var err error
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "multipart/form-data" {
-		err = r.ParseMultipartForm(c.app.bodyLimit)
+		limit := c.app.bodyLimit
+		if limit <= 0 {
+			limit = DefaultBodyLimit
+		}
+		err = r.ParseMultipartForm(limit)
 	} else {
 		err = r.ParseForm()
 	}
 	if err != nil {
 		return bodyError(err, "malformed form")
 	}
-	if err := c.app.forms.decode(r.Form, v); err != nil {
-		return err
-	}
-	return c.Validate(v)
+	return nil
 }
 
 // formCodec decodes url.Values into structs. Field plans are computed once

@@ -71,7 +71,7 @@ func TestReadJSONMemory(t *testing.T) {
 func BenchmarkReadJSON(b *testing.B) {
 	body := documentBody(1 << 20)
 	var total uint64
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		total += readJSONAllocs(b, body)
 	}
 	b.ReportMetric(float64(total)/float64(b.N)/float64(len(body)), "alloc/body-byte")

@@ -50,6 +50,7 @@ type state struct {
 	viewLayout  string
 	viewData    map[string]any
 	errorFired  bool
+	doneHooks   []DoneHook // OnDone; run by Application.done
 
 	// Handles. gen is the generation of the live handles: release adds
 	// one, so every handle made before fails. pins counts handle calls in
@@ -127,6 +128,10 @@ func (c *state) release() (reusable bool) {
 	}
 	c.held = nil
 	c.errorFired = false
+	if len(c.doneHooks) > 0 { // hooks of a request that never reached done
+		clear(c.doneHooks)
+		c.doneHooks = c.doneHooks[:0]
+	}
 	return true
 }
 
@@ -206,13 +211,27 @@ func (c *state) QueryDefault(name, def string) string {
 }
 
 func (c *state) FormValue(name string) string {
-	c.limitBody()
+	c.parseFormOrStop()
 	return c.request.FormValue(name)
 }
 
 func (c *state) PostValue(name string) string {
-	c.limitBody()
+	c.parseFormOrStop()
 	return c.request.PostFormValue(name)
+}
+
+// parseFormOrStop parses the form body once, within the body limit, for
+// FormValue and PostValue, which return no error: a body over the limit
+// stops the chain with 413 and a malformed one with 400, instead of the ""
+// net/http's FormValue gives for both.
+func (c *state) parseFormOrStop() {
+	r := c.request
+	if r.Form != nil {
+		return
+	}
+	if err := c.parseForm(); err != nil {
+		c.StopWithError(err)
+	}
 }
 
 func (c *state) RequestHeader(name string) string {

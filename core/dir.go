@@ -2,21 +2,22 @@
 //
 // os.DirFS follows symbolic links wherever they point, so a link inside a
 // served directory to a file or directory outside it would be served. Dir
-// resolves every name it opens with filepath.EvalSymlinks and refuses, as
-// fs.ErrNotExist, a name whose resolved path is not inside the resolved
-// root; it then opens the resolved path. (A link swapped between the check
-// and the open by someone who can write into the directory is not covered;
-// os.Root, Go 1.24, closes that race, and the module still builds with Go
-// 1.23.) HandleDir applies it to an os.DirFS root by itself.
+// opens every name with os.OpenInRoot, which resolves the name one
+// component at a time inside the directory and refuses a link (or "..")
+// that leads out of it, atomically: a link swapped by someone who can write
+// into the directory between a check and the open cannot escape either.
+// (It replaces a check of our own, filepath.EvalSymlinks on the root and
+// the name, then a prefix comparison and an open, which left that race
+// open.) A refused name is reported as fs.ErrNotExist. HandleDir applies
+// Dir to an os.DirFS root by itself.
 
 package core
 
 import (
+	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 )
 
 // Dir returns a file system for the directory dir that serves nothing
@@ -28,29 +29,21 @@ func Dir(dir string) fs.FS { return safeDir(dir) }
 // safeDir is Dir's file system.
 type safeDir string
 
-// Open opens name if its resolved path lies inside the resolved root.
+// Open opens name inside the root, never outside it.
 func (d safeDir) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	root, err := filepath.EvalSymlinks(string(d))
+	f, err := os.OpenInRoot(string(d), name)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+			// os.Root's error for a path that escapes is unexported; to
+			// the client such a name does not exist.
+			err = fs.ErrNotExist
+		}
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(name)))
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	if !within(root, real) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
-	}
-	return os.Open(real)
-}
-
-// within reports whether path is root or below it; both are resolved.
-func within(root, path string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && !filepath.IsAbs(rel) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return f, nil
 }
 
 // confine returns fsys, or Dir of its directory when fsys is an os.DirFS,

@@ -24,7 +24,10 @@
 // Registration refuses, with an error naming the pattern: a pattern without
 // a leading '/', an unclosed or stray brace, a parameter that is only part of
 // a segment, an unknown type, a repeated name, a wildcard before the last
-// segment, empty "." or ".." segments, the same method and pattern twice,
+// segment, empty "." or ".." segments, a segment in another router's
+// parameter syntax (":id" or "*rest", as Gin, Echo, httprouter and Fiber
+// write them: the error names {id} or {rest...}; a literal leading ':' or
+// '*' is escaped, `\:id`), the same method and pattern twice,
 // and two parameters of the same kind at one position with different names
 // (/users/{id} and /users/{name}/posts). Errors are returned by Route.Err and,
 // joined, by Application.Build; Listen refuses to start with them.
@@ -100,6 +103,17 @@
 //	}
 //	ctx.JSON(store.Add(in))
 //
+// The page of an error status is written by the OnErrorCode handlers of
+// the most specific group, else by the one application-wide handler set
+// with Application.OnError (func(ctx, err)), else by the default page: RFC
+// 9457 Problem Details (application/problem+json, with the request ID and,
+// for a ValidationError, the invalid fields) for clients whose Accept
+// prefers JSON, "Status Text: message" as text for the others. An error
+// carries a public message and an internal cause apart: an HTTPError's
+// Message reaches the client, its Err only the log; other errors show their
+// text below 500 only. ctx.ErrorMessage is that public text, what custom
+// handlers should show; WithErrorDetails (for debugging) shows everything.
+//
 // Everything Application.Build refuses (patterns, conflicts, nil handlers,
 // options, view engines, mvc controllers) is a *RegistrationError naming the
 // method and pattern when there is one. An application with registration
@@ -137,4 +151,32 @@
 // completes on its own request. The checks cost two uncontended atomic
 // adds per call and no allocation. A goroutine that needs request data
 // after the handler returns takes ctx.Clone().
+//
+// # Informational statuses, upgrades and Hijack
+//
+// Every writer of Vireo's (the Context's, WrapHandler's, Mount's, the inner
+// writer of WrapMiddleware, and those of Compress, Timeout, RequestLogger, CSRF
+// and sessions) passes informational statuses on as net/http sends them:
+// WriteHeader with 100 or 103 goes out at once, with the headers set so
+// far, may repeat, and is not the final status. 101 Switching Protocols is
+// final: it is sent at once, and a Hijack that follows finds it on the
+// connection, as a WebSocket library written against net/http expects
+// (coder/websocket writes the 101 and hijacks, gorilla/websocket hijacks
+// and writes its own). http.ResponseController (Flush, Hijack, the
+// deadlines, EnableFullDuplex) reaches the server's connection through
+// each of them, by their methods or Unwrap; under a request timeout only
+// Flush is refused, the response being sent whole.
+//
+// A hijacked connection is the handler's: Vireo writes nothing more on
+// it, runs no error page and logs the request with the status it had
+// (101 after WriteHeader(101)); under a request timeout a connection
+// hijacked before the deadline gets no timeout answer. The Context rule
+// still holds: the Context is released when the handler returns, so a
+// connection served after that (by a goroutine the handler started) uses
+// what it was handed: the net.Conn or the library's connection, and a
+// Clone for the request data. Serve the connection in the handler when it
+// can, as net/http does; the request's context.Context is cancelled when
+// the handler returns (and at a Timeout's deadline), so a connection that
+// lives longer reads with context.WithoutCancel(ctx.Request().Context())
+// or a context of its own.
 package core

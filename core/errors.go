@@ -5,8 +5,9 @@
 // finished by an error handler after the chain returns. The handler is the
 // one registered with OnErrorCode on the most specific group: the group that
 // owns the matched route, or for unmatched requests the group with the
-// longest prefix of the path, then its parents, then the application. The
-// default handler writes the status text, and the reason for client errors.
+// longest prefix of the path, then its parents, then the application.
+// Without one, the application's OnError handler or the default page
+// (problem.go) writes it.
 
 package core
 
@@ -17,7 +18,8 @@ import (
 )
 
 // HTTPError is an error with an HTTP status. Its Message is meant for the
-// client; Err, if set, is the underlying cause and is only logged.
+// client (the error pages and Context.ErrorMessage show it); Err, if set,
+// is the internal cause: Error and the log show it, clients never do.
 type HTTPError struct {
 	Code    int
 	Message string
@@ -49,8 +51,14 @@ func (e *HTTPError) StatusCode() int { return e.Code }
 func (e *HTTPError) Unwrap() error { return e.Err }
 
 // StatusOf returns the HTTP status an error stands for: the result of its
-// (or a wrapped error's) StatusCode method, or 500.
+// (or a wrapped error's) StatusCode method, 413 for an *http.MaxBytesError
+// (a body over the limit read through Request().FormFile, FormValue...),
+// or 500.
 func StatusOf(err error) int {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return http.StatusRequestEntityTooLarge // a body over the limit, read through net/http
+	}
 	var sc interface{ StatusCode() int }
 	if errors.As(err, &sc) {
 		if code := sc.StatusCode(); code >= 400 && code <= 599 {
@@ -60,49 +68,31 @@ func StatusOf(err error) int {
 	return http.StatusInternalServerError
 }
 
-// publicMessage returns the text of err that may be shown to a client: an
-// HTTPError's message for any status, other errors' text only below 500 or
-// when the application opted in with WithErrorDetails.
+// publicMessage returns the text of err that may be shown to a client:
+// an HTTPError's Message for any status (never its cause Err), other
+// errors' text only below 500, and with details (WithErrorDetails) the
+// whole text.
 func publicMessage(err error, code int, details bool) string {
 	if err == nil {
 		return ""
 	}
+	if details {
+		return err.Error()
+	}
 	var he *HTTPError
 	if errors.As(err, &he) {
-		if he.Message != "" {
-			return he.Message
-		}
-		if code < 500 && he.Err != nil {
-			return he.Err.Error()
-		}
-		return ""
+		return he.Message
 	}
-	if code < 500 || details {
+	if code < 500 {
 		return err.Error()
 	}
 	return ""
 }
 
-// defaultErrorHandler writes "Status Text" or "Status Text: reason" as
-// plain text, and a ValidationError as {"errors": {"field": "reason"}}.
-func defaultErrorHandler(c *state) {
-	if writeValidationError(c) {
-		return
-	}
-	code := c.writer.status
-	body := http.StatusText(code)
-	if msg := publicMessage(c.err, code, c.app.errorDetails); msg != "" {
-		body += ": " + msg
-	}
-	h := c.out.Header()
-	h["Content-Type"] = textPlainUTF8
-	h["X-Content-Type-Options"] = nosniff
-	c.WriteString(body)
-}
-
 // errorHandlersFor finds the error handlers for code: from the matched
 // route's group upward, or, for unmatched requests, from the group with the
-// longest prefix of the path upward.
+// longest prefix of the path upward, then behind that group's middleware,
+// which did not run for the request.
 func (app *Application) errorHandlersFor(c *state, code int) []Handler {
 	r := app.Router
 	if c.route != nil {
@@ -118,6 +108,9 @@ func (app *Application) errorHandlersFor(c *state, code int) []Handler {
 	}
 	for ; r != nil; r = r.parent {
 		if hs, ok := r.errorHandlers[code]; ok {
+			if c.route == nil && r.errorChains != nil {
+				return r.errorChains[code]
+			}
 			return hs
 		}
 	}
@@ -150,11 +143,21 @@ func (c *state) fireError() {
 	code := c.writer.status
 	hs := c.app.errorHandlersFor(c, code)
 	if hs == nil {
-		defaultErrorHandler(c)
-		return
+		if c.app.onError == nil {
+			defaultErrorHandler(c)
+			return
+		}
+		if c.route == nil && c.app.onErrorChain != nil {
+			hs = c.app.onErrorChain
+		} else {
+			c.app.onError(c.handle(), c.stopError())
+			hs = nil
+		}
 	}
-	c.handlers, c.index, c.stopped = hs, -1, false
-	c.next(c.handle())
+	if hs != nil {
+		c.handlers, c.index, c.stopped = hs, -1, false
+		c.next(c.handle())
+	}
 	if !c.Written() {
 		// The custom handler wrote nothing: the client still gets the status.
 		c.writer.writeHeaderNow()

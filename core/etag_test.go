@@ -21,7 +21,7 @@ func (c countingFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &countingFile{f.(fs.File), c.read}, nil
+	return &countingFile{f, c.read}, nil
 }
 
 type countingFile struct {

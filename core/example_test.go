@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -108,9 +109,55 @@ func Example_jsonAPI() {
 	send(app, "POST", "/albums", "text/plain", `{"title":"x","price":1}`)
 	// Output:
 	// 201 {"title":"Blue Train","price":56.99}
-	// 400 {"errors":{"price":"must be positive","title":"required"}}
+	// 400 Bad Request: invalid input: price: must be positive; title: required
 	// 400 Bad Request: malformed JSON: unexpected end of body
 	// 415 Unsupported Media Type: request body must be JSON (Content-Type: application/json), got "text/plain"
+}
+
+// Error pages are negotiated: a client that prefers JSON gets RFC 9457
+// Problem Details (application/problem+json) with the request ID, the
+// others text. An HTTPError's Message is public, its cause Err is not.
+func Example_problemDetails() {
+	app := core.New(core.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	app.UseBeforeRouting(func(ctx core.Context) { // what middleware.RequestID does
+		ctx.Values().Set(core.RequestIDKey, "req-1")
+		ctx.Next()
+	})
+	app.Get("/files/{name}", func(ctx core.Context) {
+		ctx.StopWithError(&core.HTTPError{Code: http.StatusNotFound, Message: "no such file", Err: errors.New("open /srv/data/x: no such file")})
+	})
+	for _, accept := range []string{"application/json", "*/*"} {
+		req := httptest.NewRequest("GET", "/files/x", nil)
+		req.Header.Set("Accept", accept)
+		w := httptest.NewRecorder()
+		app.ServeHTTP(w, req)
+		fmt.Println(w.Code, w.Header().Get("Content-Type"))
+		fmt.Println(w.Body)
+	}
+	// Output:
+	// 404 application/problem+json; charset=utf-8
+	// {"type":"about:blank","title":"Not Found","status":404,"detail":"no such file","instance":"/files/x","requestId":"req-1"}
+	// 404 text/plain; charset=utf-8
+	// Not Found: no such file
+}
+
+// OnError writes every error page no OnErrorCode handler claims; what it
+// shows comes from ctx.ErrorMessage, which never holds an internal cause,
+// here the value of a recovered panic.
+func ExampleApplication_OnError() {
+	app := core.New(core.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	app.OnError(func(ctx core.Context, err error) {
+		ctx.JSON(map[string]any{"code": ctx.Status(), "message": ctx.ErrorMessage()})
+	})
+	app.Get("/boom", func(ctx core.Context) { panic("boom: secret") })
+	for _, path := range []string{"/boom", "/missing"} {
+		w := httptest.NewRecorder()
+		app.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		fmt.Println(w.Code, w.Body)
+	}
+	// Output:
+	// 500 {"code":500,"message":"Internal Server Error"}
+	// 404 {"code":404,"message":"Not Found"}
 }
 
 // A goroutine that outlives its handler takes a Clone. The Context itself

@@ -178,7 +178,10 @@ func (c Context) IsStopped() bool {
 }
 
 // Logger returns the application's logger with the request ID attached
-// (see RequestID); once the request is over, the application's logger.
+// (see RequestID) and bound to the request's context.Context: a line logged
+// without a context (Info rather than InfoContext) reaches the log handler
+// with the request's, so handlers that read it (trace IDs) see it. Once the
+// request is over, it returns the application's logger.
 func (c Context) Logger() *slog.Logger {
 	s := c.enter()
 	if s == nil {
@@ -535,6 +538,36 @@ func (c Context) Status() int {
 	v := s.Status()
 	s.exit()
 	return v
+}
+
+// BytesWritten returns the number of response body bytes written so far
+// (through the Context, its ResponseWriter and the error page), before any
+// transfer or content encoding net/http or middleware adds below it.
+func (c Context) BytesWritten() int64 {
+	s := c.enter()
+	if s == nil {
+		return 0
+	}
+	v := s.writer.size
+	s.exit()
+	return v
+}
+
+// OnDone registers h to run once the response is finished: after the
+// chain, the error page and the 500 of a recovered panic, while the
+// Context is still valid (see DoneHook). Middleware that measures requests
+// (tracing, metrics) ends its work there rather than after Next, which
+// returns before the application writes those pages. It does not allocate
+// once the pooled Context has held as many hooks before; h should be a
+// pointer (a pointer in an interface does not allocate, a closure usually
+// does). A nil h is ignored.
+func (c Context) OnDone(h DoneHook) {
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	s.OnDone(h)
+	s.exit()
 }
 
 // Written reports whether the status line has been sent.

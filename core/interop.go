@@ -108,6 +108,11 @@ func (app *Application) endStdCall(c *state, call *stdCall) {
 		c.values.entries = append(c.values.entries[:0], in.values.entries...)
 		c.err, c.stopped, c.errorFired = in.err, in.stopped || c.stopped, in.errorFired || c.errorFired
 		c.viewLayout = in.viewLayout
+		if len(in.doneHooks) > 0 { // the outer request's end is theirs too
+			c.doneHooks = append(c.doneHooks, in.doneHooks...)
+			clear(in.doneHooks)
+			in.doneHooks = in.doneHooks[:0]
+		}
 		if len(in.viewData) > 0 {
 			if c.viewData == nil {
 				c.viewData = make(map[string]any, len(in.viewData))

@@ -4,6 +4,7 @@ package core
 
 import (
 	"log/slog"
+	"net/http"
 	"time"
 )
 
@@ -20,18 +21,16 @@ func RequestLogger(logger *slog.Logger) Handler {
 	return stateHandler(func(c *state, ctx Context) {
 		start := time.Now()
 		defer func() {
-			rec := recover()
-			if rec == nil && c.writer.status >= 400 && !c.Written() {
-				c.app.safeFireError(c) // the page the client gets, counted
+			if rec := recover(); rec != nil && !c.app.recovered(c, rec) {
+				panic(http.ErrAbortHandler) // the application aborts the connection
 			}
-			status := c.writer.status
-			if rec != nil {
-				status = 500 // what the application will answer
+			if c.writer.status >= 400 && !c.Written() {
+				c.app.safeFireError(c) // the page the client gets, counted
 			}
 			attrs := [7]slog.Attr{
 				slog.String("method", c.request.Method),
 				slog.String("path", c.request.URL.Path),
-				slog.Int("status", status),
+				slog.Int("status", c.writer.status),
 				slog.Int64("bytes", c.writer.size),
 				slog.Duration("duration", time.Since(start)),
 				slog.String("remote", c.RemoteAddr()),
@@ -42,9 +41,6 @@ func RequestLogger(logger *slog.Logger) Handler {
 				n++
 			}
 			logger.LogAttrs(c.request.Context(), slog.LevelInfo, "request", attrs[:n]...)
-			if rec != nil {
-				panic(rec) // the application recovers it, with the original stack
-			}
 		}()
 		c.next(ctx)
 	})

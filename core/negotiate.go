@@ -4,15 +4,22 @@
 // Accept header prefers: each offer gets the q-value of the most specific
 // media range that matches it (type/subtype over type/* over */*), the
 // highest q wins and ties go to the handler's order. A missing Accept
-// accepts anything; an offer with q=0 is refused. When nothing fits the
-// request is stopped with 406 and the list of what was available.
+// accepts anything; an offer with q=0 is refused. Offers are tried best
+// first until one can encode the value (XML cannot encode a map, JSON a
+// channel), and offers Negotiate has no encoder for are passed over; when
+// nothing fits the request is stopped with 406 and the list of what was
+// available, never with a 500.
 
 package core
 
 import (
+	"cmp"
+	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"html"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/vireo-go/vireo/internal/httpq"
@@ -81,22 +88,60 @@ func (c *state) Negotiate(data any, offers ...string) {
 	if len(offers) == 0 {
 		offers = defaultOffers
 	}
-	switch c.NegotiateFormat(offers...) {
-	case MIMEJSON:
-		c.JSON(data)
-	case MIMEXML:
-		c.XML(data)
-	case MIMEHTML:
-		if m, ok := data.(Markup); ok {
-			c.HTML(m.HTML())
-		} else {
-			c.HTML(html.EscapeString(fmt.Sprint(data)))
+	accept := c.request.Header.Values("Accept")
+	// The acceptable offers Negotiate can write, best first (ties in the
+	// handler's order); each is tried until one encodes data.
+	var ranked [8]rankedOffer
+	cands := ranked[:0]
+	for i, o := range offers {
+		if !knownOffer(o) {
+			continue
 		}
-	case MIMEText:
-		c.Text(fmt.Sprint(data))
-	case "":
-		c.StopWithError(NewHTTPError(http.StatusNotAcceptable, "acceptable: "+strings.Join(offers, ", ")))
-	default:
-		c.StopWithError(fmt.Errorf("vireo: Negotiate cannot write %q; use NegotiateFormat", offers))
+		q := 1.0
+		if len(accept) > 0 {
+			q = acceptQuality(accept, o)
+		}
+		if q > 0 {
+			cands = append(cands, rankedOffer{o, q, i})
+		}
 	}
+	slices.SortStableFunc(cands, func(a, b rankedOffer) int { return cmp.Compare(b.q, a.q) })
+	for _, o := range cands {
+		switch o.mime {
+		case MIMEJSON:
+			if body, err := json.Marshal(data); err == nil {
+				c.writeBuffered(jsonUTF8, body)
+				return
+			}
+		case MIMEXML:
+			if body, err := xml.Marshal(data); err == nil {
+				c.writeBuffered(xmlUTF8, append([]byte(xml.Header), body...))
+				return
+			}
+		case MIMEHTML:
+			if m, ok := data.(Markup); ok {
+				c.HTML(m.HTML())
+			} else {
+				c.HTML(html.EscapeString(fmt.Sprint(data)))
+			}
+			return
+		case MIMEText:
+			c.Text(fmt.Sprint(data))
+			return
+		}
+	}
+	c.StopWithError(NewHTTPError(http.StatusNotAcceptable, "acceptable: "+strings.Join(offers, ", ")))
+}
+
+// rankedOffer is an offer of Negotiate with the q-value the client gives
+// it and its place in the handler's list.
+type rankedOffer struct {
+	mime string
+	q    float64
+	i    int
+}
+
+// knownOffer reports whether Negotiate can write the media type o.
+func knownOffer(o string) bool {
+	return o == MIMEJSON || o == MIMEXML || o == MIMEHTML || o == MIMEText
 }

@@ -176,6 +176,12 @@ func parsePattern(pattern string) ([]token, error) {
 			if strings.IndexByte(seg, '}') >= 0 {
 				return fail("unmatched '}' in segment %q", seg)
 			}
+			if err := foreignParam(seg); err != nil {
+				return nil, err
+			}
+			if len(seg) > 1 && seg[0] == '\\' && (seg[1] == ':' || seg[1] == '*') {
+				seg = seg[1:] // an escaped literal ':' or '*'
+			}
 			static.WriteString(seg)
 			continue
 		}
@@ -218,6 +224,24 @@ func parsePattern(pattern string) ([]token, error) {
 		tokens = append(tokens, token{static: static.String()})
 	}
 	return tokens, nil
+}
+
+// foreignParam refuses a segment written in another router's parameter
+// syntax (Gin, Echo, httprouter, Fiber: ":id", "*rest"), which would
+// otherwise register as static text and never match, and names the Vireo
+// form. A literal leading ':' or '*' is written escaped: "\\:" or "\\*".
+func foreignParam(seg string) error {
+	if seg == "" || seg[0] != ':' && seg[0] != '*' {
+		return nil
+	}
+	name := seg[1:]
+	if !validParamName(name) {
+		name = "name"
+	}
+	if seg[0] == ':' {
+		return fmt.Errorf("segment %q is another router's parameter syntax: write {%s} (or \\%s for a literal segment)", seg, name, seg)
+	}
+	return fmt.Errorf("segment %q is another router's wildcard syntax: write {%s...} (or \\%s for a literal segment)", seg, name, seg)
 }
 
 func validParamName(name string) bool {

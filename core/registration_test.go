@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -125,5 +126,39 @@ func TestParamsTyped(t *testing.T) {
 	}
 	if b, err := ps.Bool("b"); err != nil || !b {
 		t.Errorf("Bool(b) = %v, %v", b, err)
+	}
+}
+
+// TestForeignParamSyntax checks that the parameter syntax of Gin, Echo,
+// httprouter and Fiber (":id", "*rest"), which would register as static
+// text and never match, is a registration error naming the Vireo form, and
+// that an escaped leading ':' or '*' is a literal segment.
+func TestForeignParamSyntax(t *testing.T) {
+	for _, tt := range []struct{ pattern, want string }{
+		{"/b/:id", "write {id}"},
+		{"/c/*rest", "write {rest...}"},
+		{"/d/*", "write {name...}"},
+		{"/g/:id/x", "write {id}"},
+	} {
+		app := quietApp()
+		app.Get(tt.pattern, ok("x"))
+		err := app.Build()
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Get(%q): Build() = %v, want an error containing %q", tt.pattern, err, tt.want)
+		}
+	}
+	app := quietApp()
+	app.Get(`/lit/\:id`, ok("colon"))
+	app.Get(`/lit/\*`, ok("star"))
+	app.Get("/in/a:b", ok("inner")) // a ':' inside a segment is plain text
+	if err := app.Build(); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{"/lit/:id": "colon", "/lit/*": "star", "/in/a:b": "inner"} {
+		w := httptest.NewRecorder()
+		app.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 200 || w.Body.String() != want {
+			t.Errorf("GET %s = %d %q, want 200 %q", path, w.Code, w.Body, want)
+		}
 	}
 }

@@ -25,8 +25,9 @@ func (c *state) RequestID() string {
 }
 
 func (c *state) Logger() *slog.Logger {
+	l := c.app.logger
 	if id := c.RequestID(); id != "" {
-		return c.app.logger.With(slog.String("request_id", id))
+		l = l.With(slog.String("request_id", id))
 	}
-	return c.app.logger
+	return requestLogger(l, c.request.Context())
 }

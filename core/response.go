@@ -115,16 +115,23 @@ func (rw *responseWriter) Header() http.Header {
 }
 
 // WriteHeader records code; it reaches the client with the first write.
-// Informational codes (1xx but 101) go out at once, as net/http allows.
+// Informational codes go out at once, as on net/http: 100 and 103 (which
+// may repeat) with the headers set so far, and are not the final status;
+// 101 Switching Protocols is final, so it runs the before-write hooks and
+// is sent now, for the Hijack that follows it.
 func (rw *responseWriter) WriteHeader(code int) {
 	if rw.wroteHeader || rw.hijacked || rw.w == nil || rw.refused != nil {
 		return
 	}
-	if code >= 100 && code < 200 && code != http.StatusSwitchingProtocols {
+	switch {
+	case code == http.StatusSwitchingProtocols:
+		rw.status = code
+		rw.writeHeaderNow()
+	case code >= 100 && code < 200:
 		rw.w.WriteHeader(code)
-		return
+	default:
+		rw.status = code
 	}
-	rw.status = code
 }
 
 func (rw *responseWriter) writeHeaderNow() {
@@ -222,11 +229,24 @@ func (rw *responseWriter) FlushError() error {
 	return http.NewResponseController(rw.w).Flush()
 }
 
-// Hijack hands the connection to the caller (websockets, proxies). The
-// response is then the caller's: Vireo writes nothing more.
+// Hijack hands the connection to the caller (websockets, proxies). A 101
+// written before is on the connection by then (net/http flushes it); the
+// before-write hooks run first when no status was sent (a session is
+// saved even though the caller writes its own response), and one that
+// refuses the response makes Hijack fail with its error. The connection
+// is then the caller's: Vireo writes nothing more.
 func (rw *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if rw.w == nil {
 		return nil, nil, ErrContextReleased
+	}
+	if rw.hijacked {
+		return nil, nil, ErrHijacked
+	}
+	if rw.refused == nil && !rw.wroteHeader && len(rw.hooks) > 0 {
+		rw.runHooks()
+	}
+	if rw.refused != nil {
+		return nil, nil, rw.refused
 	}
 	conn, brw, err := http.NewResponseController(rw.w).Hijack()
 	if err == nil {

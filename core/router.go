@@ -26,6 +26,7 @@ type Router struct {
 	prefix        string // full prefix from the root, no trailing slash ("" at the root)
 	middleware    []Handler
 	errorHandlers map[int][]Handler
+	errorChains   map[int][]Handler // the middleware of the group, then errorHandlers: for unmatched requests (Build)
 }
 
 // Route is a registered route.

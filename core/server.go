@@ -74,6 +74,12 @@ func (app *Application) Listen(addr string, configure ...func(*http.Server)) err
 // the defaults are set. It returns nil after a graceful shutdown, and
 // http.ErrServerClosed when the application was shut down before it started.
 func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) error {
+	return app.serve(ln, "http", configure)
+}
+
+// serve is Serve for a listener whose connections speak scheme ("https"
+// for ListenTLS's), which the startup line names.
+func (app *Application) serve(ln net.Listener, scheme string, configure []func(*http.Server)) error {
 	if err := app.Build(); err != nil {
 		ln.Close()
 		return err
@@ -104,7 +110,7 @@ func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) 
 	app.serverMu.Unlock()
 
 	if app.startupOut != nil {
-		fmt.Fprintf(app.startupOut, "Now listening on: http://%s\nApplication started. Press CTRL+C to shut down.\n", ln.Addr())
+		fmt.Fprintf(app.startupOut, "Now listening on: %s://%s\nApplication started. Press CTRL+C to shut down.\n", scheme, ln.Addr())
 	}
 
 	sig, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

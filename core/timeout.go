@@ -24,9 +24,11 @@
 package core
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -72,8 +74,8 @@ func (c *state) NextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOu
 	c.request = orig.WithContext(tctx)
 
 	server := c.writer.w
-	tw := &timeoutWriter{c: c, deadline: tctx, h: c.writer.Header().Clone(), status: http.StatusOK}
 	prev := c.out
+	tw := &timeoutWriter{c: c, out: prev, deadline: tctx, h: c.writer.Header().Clone(), status: http.StatusOK}
 	c.out = tw
 
 	// The chain reports whether the deadline had passed when it returned:
@@ -104,9 +106,22 @@ func (c *state) NextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOu
 		default:
 		}
 	}
-	timedOut = !finished || res.late
+	switched := tw.switched
+	timedOut = (!finished || res.late) && !switched
 	tw.timedOut = timedOut // the chain's further writes are refused
 	tw.mu.Unlock()
+	if switched {
+		// The chain took the connection over (101, Hijack): the response
+		// is its own, however long it runs; wait for it to return.
+		if !finished {
+			res = <-done
+		}
+		c.out, c.request = prev, orig
+		if res.rec != nil {
+			panic(res.rec)
+		}
+		return false
+	}
 	if timedOut {
 		n := writeTimeout(server, resp)
 		if !finished {
@@ -157,27 +172,85 @@ func writeTimeout(w http.ResponseWriter, resp *TimeoutResponse) int {
 type timeoutWriter struct {
 	mu       sync.Mutex
 	c        *state
+	out      http.ResponseWriter // the writer installed before, the response's way out
 	deadline context.Context
 	h        http.Header
 	buf      bytes.Buffer
 	status   int
 	wrote    bool
 	timedOut bool
+	switched bool // a 101 went out or the connection was hijacked: no timeout answer
 }
 
 // Header returns the chain's own header map, copied to the response when
 // the chain returns in time.
 func (tw *timeoutWriter) Header() http.Header { return tw.h }
 
-// WriteHeader records the status (informational ones are dropped).
+// WriteHeader records the status. Informational statuses go out at once,
+// as on net/http, with the chain's headers so far: 100 and 103 leave the
+// response's own header map as it was; 101 Switching Protocols is the
+// final answer, so the chain's headers become the response's, and the
+// timeout no longer applies to the response.
 func (tw *timeoutWriter) WriteHeader(code int) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	if tw.timedOut || tw.deadline.Err() != nil || tw.wrote || code < 200 {
+	if tw.timedOut || tw.deadline.Err() != nil || tw.wrote || tw.switched {
 		return
 	}
-	tw.status = code
-	tw.c.writer.status = code // what Status reports; nothing is sent
+	if code >= 200 {
+		tw.status = code
+		tw.c.writer.status = code // what Status reports; nothing is sent
+		return
+	}
+	h := tw.out.Header()
+	var saved http.Header
+	if code != http.StatusSwitchingProtocols {
+		saved = h.Clone()
+	}
+	clear(h)
+	for k, v := range tw.h {
+		h[k] = v
+	}
+	tw.out.WriteHeader(code)
+	if code == http.StatusSwitchingProtocols {
+		tw.switched = true
+		return
+	}
+	clear(h)
+	for k, v := range saved {
+		h[k] = v
+	}
+}
+
+// Hijack hands the connection to the chain (see http.Hijacker), unless
+// the deadline has passed: from then on the response is the chain's, and
+// no timeout answer is written on the connection.
+func (tw *timeoutWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut || tw.deadline.Err() != nil {
+		return nil, nil, http.ErrHandlerTimeout
+	}
+	if tw.wrote {
+		return nil, nil, fmt.Errorf("vireo: Hijack after the body was written under a request timeout: %w", http.ErrNotSupported)
+	}
+	conn, brw, err := http.NewResponseController(tw.out).Hijack()
+	if err == nil {
+		tw.switched = true
+	}
+	return conn, brw, err
+}
+
+// Unwrap returns the writer the response goes out through, for the
+// deadlines and full duplex of http.ResponseController; once the deadline
+// has passed, a writer whose every call fails.
+func (tw *timeoutWriter) Unwrap() http.ResponseWriter {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut || tw.deadline.Err() != nil {
+		return releasedWriter{}
+	}
+	return tw.out
 }
 
 // Write buffers p, or fails with http.ErrHandlerTimeout once the deadline

@@ -2,6 +2,7 @@ package core
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -184,7 +185,8 @@ func TestListenTLS(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	app := New(WithStartupOutput(nil))
+	var startup bytes.Buffer // read after ListenTLS returned
+	app := New(WithStartupOutput(&startup))
 	app.Get("/", func(c Context) { c.Text(c.Request().Proto + " " + c.Scheme()) })
 	errc := make(chan error, 1)
 	go func() { errc <- app.ListenTLS(addr, certFile, keyFile) }()
@@ -209,6 +211,9 @@ func TestListenTLS(t *testing.T) {
 	app.Shutdown(ctx)
 	if err := <-errc; err != nil {
 		t.Errorf("ListenTLS: %v", err)
+	}
+	if want := "Now listening on: https://" + addr + "\n"; !strings.HasPrefix(startup.String(), want) {
+		t.Errorf("startup output %q, want it to start with %q", startup.String(), want)
 	}
 	if err := New(WithStartupOutput(nil)).ListenTLS("127.0.0.1:0", "/nonexistent", "/nonexistent"); err == nil {
 		t.Error("missing certificate accepted")

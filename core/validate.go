@@ -85,17 +85,6 @@ func (c *state) Validate(v any) error {
 	return &HTTPError{Code: http.StatusBadRequest, Message: err.Error(), Err: err}
 }
 
-// writeValidationError writes a ValidationError as the JSON error page; it
-// reports false for other errors.
-func writeValidationError(c *state) bool {
-	var ve *ValidationError
-	if !errors.As(c.err, &ve) {
-		return false
-	}
-	c.JSON(map[string]map[string]string{"errors": ve.Fields})
-	return true
-}
-
 func (c *state) ReadXML(v any) error {
 	// A missing Content-Type is refused too: a cross-site page can send a
 	// body without one (a Blob with no type) and no CORS preflight.

@@ -349,9 +349,14 @@ func (cw *compressWriter) reset(m *compress, w http.ResponseWriter, enc *encodin
 func (cw *compressWriter) Header() http.Header { return cw.w.Header() }
 
 // WriteHeader passes the status on (the core holds it until the body) and
-// remembers it for the decision.
+// remembers it for the decision. Informational statuses pass at once and
+// decide nothing, but 101 Switching Protocols, after which the connection
+// carries another protocol: it is never compressed.
 func (cw *compressWriter) WriteHeader(code int) {
-	if code >= 200 && cw.state == undecided {
+	switch {
+	case code == http.StatusSwitchingProtocols:
+		cw.pass()
+	case code >= 200 && cw.state == undecided:
 		cw.status = code
 	}
 	cw.w.WriteHeader(code)

@@ -196,8 +196,7 @@ func benchApp(b *testing.B, mw ...core.Handler) *core.Application {
 func runBench(b *testing.B, app http.Handler, req *http.Request) {
 	w := newBenchRecorder()
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		w.reset()
 		app.ServeHTTP(w, req)
 	}

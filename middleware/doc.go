@@ -18,6 +18,18 @@
 //	)
 //	app.Get("/report", middleware.MustTimeout(2*time.Second), report)
 //
+// # Several instances
+//
+// Behind a load balancer, RateLimit's default store counts per instance,
+// so n instances let n times the rate through; the Redis store of the
+// module github.com/vireo-go/vireo/middleware/ratelimit/redis shares the
+// buckets (one atomic script per request, the same headers), and fails
+// closed (503) while Redis is down unless RateLimit is given WithFailOpen.
+// The client address behind the balancer comes from
+// core.WithTrustedProxies; CSRF tokens work across instances with the
+// default cookie store, or kept in a shared session (see
+// _examples/cluster).
+//
 // # Cost
 //
 // go test -bench . -benchmem, per request through an Application whose

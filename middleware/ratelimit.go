@@ -15,7 +15,15 @@
 // as a new key's), and when too few are full drops an arbitrary eighth of
 // the shard (Go's randomised map order picks them, so a client cannot
 // aim at others' keys). Dropping a busy key only forgives it a burst.
-// Another store (Redis, for several servers) implements RateStore.
+// Another store implements RateStore: the module
+// github.com/vireo-go/vireo/middleware/ratelimit/redis keeps the buckets in
+// Redis, so that several instances behind a load balancer share one limit.
+//
+// A store that fails (Redis unreachable) fails closed by default: the
+// request is stopped with 503 Service Unavailable, so a limit that guards a
+// login form or a costly endpoint never lapses with the store. WithFailOpen
+// lets such requests through instead, without RateLimit headers, for limits
+// that protect capacity rather than security.
 
 package middleware
 
@@ -145,6 +153,7 @@ type rateConfig struct {
 	maxKeys   int
 	store     RateStore
 	key       func(ctx core.Context) string
+	failOpen  bool
 }
 
 // WithRate sets the rate (tokens a second) and the burst of the buckets of
@@ -170,6 +179,12 @@ func WithRateStore(s RateStore) RateLimitOption {
 		c.store = s
 		return nil
 	}
+}
+
+// WithFailOpen lets a request through, without RateLimit headers, when the
+// store returns an error; by default such a request is stopped with 503.
+func WithFailOpen() RateLimitOption {
+	return func(c *rateConfig) error { c.failOpen = true; return nil }
 }
 
 // WithKeyFunc sets what a bucket belongs to (default the client IP,
@@ -228,6 +243,10 @@ func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
 		}
 		res, err := store.Take(key, time.Now())
 		if err != nil {
+			if cfg.failOpen {
+				ctx.Next()
+				return
+			}
 			ctx.StopWithError(&core.HTTPError{Code: http.StatusServiceUnavailable, Message: "rate limiter unavailable", Err: err})
 			return
 		}

@@ -109,13 +109,27 @@ func (failingStore) Take(string, time.Time) (RateResult, error) {
 }
 
 func TestRateLimitStoreError(t *testing.T) {
-	app := core.New(core.WithStartupOutput(nil))
-	app.UseBeforeRouting(MustRateLimit(WithRateStore(failingStore{})))
-	app.Get("/", func(ctx core.Context) {})
-	rec := httptest.NewRecorder()
-	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
-	if rec.Code != 503 {
-		t.Errorf("status %d", rec.Code)
+	for _, tc := range []struct {
+		name   string
+		opts   []RateLimitOption
+		status int
+	}{
+		{"fails closed by default", nil, 503},
+		{"WithFailOpen lets it through", []RateLimitOption{WithFailOpen()}, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := core.New(core.WithStartupOutput(nil))
+			app.UseBeforeRouting(MustRateLimit(append(tc.opts, WithRateStore(failingStore{}))...))
+			app.Get("/", func(ctx core.Context) { ctx.WriteString("ok") })
+			rec := httptest.NewRecorder()
+			app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+			if rec.Code != tc.status {
+				t.Errorf("status %d, want %d", rec.Code, tc.status)
+			}
+			if h := rec.Header().Get("RateLimit-Remaining"); h != "" {
+				t.Errorf("RateLimit-Remaining %q on a request the store could not count", h)
+			}
+		})
 	}
 	for i, opts := range [][]RateLimitOption{nil, {WithRateStore(nil)}, {WithKeyFunc(nil)}, {WithRate(-1, 1)}} {
 		if _, err := RateLimit(opts...); err == nil {

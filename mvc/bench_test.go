@@ -49,8 +49,7 @@ func runBench(b *testing.B, app *core.Application) {
 		b.Fatalf("Content-Type %q", got)
 	}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		clear(w.h)
 		app.ServeHTTP(w, req)
 	}
@@ -116,8 +115,7 @@ func BenchmarkMVCReflectJSON(b *testing.B) {
 	req, _ := http.NewRequest(http.MethodGet, "/api/values/5", nil)
 	w := &nopWriter{h: http.Header{}}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		clear(w.h)
 		app.ServeHTTP(w, req)
 	}

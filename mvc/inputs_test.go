@@ -298,9 +298,9 @@ func TestInputsValidator(t *testing.T) {
 	check(t, app, []request{
 		{method: "POST", target: "/in/items", body: `{"name":"pen","count":2}`, contentType: "application/json", status: 201, want: `{"name":"pen","count":3}`},
 		{method: "POST", target: "/in/items", body: `{"count":-1}`, contentType: "application/json",
-			status: 400, want: `{"errors":{"count":"must not be negative","name":"required"}}`},
+			status: 400, want: `Bad Request: invalid input: count: must not be negative; name: required`},
 		{method: "POST", target: "/in/items", body: `count=1`, contentType: "application/x-www-form-urlencoded",
-			status: 400, want: `{"errors":{"name":"required"}}`},
-		{method: "PUT", target: "/in/items/3", body: `{"count":1}`, contentType: "application/json", status: 400, contain: `"name":"required"`},
+			status: 400, want: `Bad Request: invalid input: name: required`},
+		{method: "PUT", target: "/in/items/3", body: `{"count":1}`, contentType: "application/json", status: 400, contain: `name: required`},
 	})
 }

@@ -56,8 +56,7 @@ func BenchmarkBaselineNoSession(b *testing.B) {
 	req := httptest.NewRequest(http.MethodGet, "/setget", nil)
 	w := &benchWriter{h: make(http.Header)}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		w.reset()
 		app.ServeHTTP(w, req)
 	}
@@ -70,8 +69,7 @@ func BenchmarkSetGetNewSession(b *testing.B) {
 	req := httptest.NewRequest(http.MethodGet, "/setget", nil)
 	w := &benchWriter{h: make(http.Header)}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		w.reset()
 		app.ServeHTTP(w, req)
 	}
@@ -85,8 +83,7 @@ func BenchmarkSetGetNewSessionManagerOnly(b *testing.B) {
 	req := httptest.NewRequest(http.MethodGet, "/setget", nil)
 	w := &benchWriter{h: make(http.Header)}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		w.reset()
 		s, err := m.Start(sessions.HTTP(w, req))
 		if err != nil {
@@ -118,8 +115,7 @@ func BenchmarkSetGetExistingSession(b *testing.B) {
 	req.Header.Set("Cookie", existingCookies(b, app, 1)[0])
 	w := &benchWriter{h: make(http.Header)}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		w.reset()
 		app.ServeHTTP(w, req)
 	}
@@ -177,8 +173,7 @@ func BenchmarkMemoryPerSession(b *testing.B) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		w.reset()
 		app.ServeHTTP(w, req)
 	}
@@ -205,8 +200,7 @@ func BenchmarkFloodCapped(b *testing.B) {
 	req := httptest.NewRequest(http.MethodGet, "/setget", nil)
 	w := &benchWriter{h: make(http.Header)}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		w.reset()
 		app.ServeHTTP(w, req)
 	}

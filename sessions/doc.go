@@ -144,6 +144,33 @@
 // treated like the in-memory one. Use package sessiontest to check a
 // Database against the same conformance suite as the built-in one.
 //
+// # Several instances
+//
+// Instances behind a load balancer share their users' sessions through a
+// remote Database - the sessions/redis module, on one Redis server, a Redis
+// Cluster or a master/replica set under Sentinel - with the same cookie
+// name and the same WithEncoding keys on every instance (each rejects the
+// cookies of an instance signing with another key). No sticky sessions are
+// needed: every request loads the session from the store, and a changed
+// session is saved before its response goes out, so the next request, on
+// any instance, sees the change. What holds when something fails:
+//
+//   - an instance dies: nothing is lost but its requests in flight; the
+//     sessions are in the store;
+//   - the store cannot be reached: requests that need a session answer 503,
+//     a failed save replaces the response with 503 (and withdraws a new
+//     session's cookie), and the stored sessions are intact when it is
+//     back;
+//   - a Redis master fails over: with sessions/redis's default on a Cluster
+//     and under Sentinel, a save returns only once a replica has it (WAIT),
+//     so every session a response confirmed survives the promotion;
+//     requests during the failover answer 503, and the client finds the
+//     new master by itself.
+//
+// _examples/cluster runs three instances behind nginx and tests an
+// instance killed and a rolling restart under load; sessions/redis's tests
+// kill a Cluster master and a Sentinel master under load.
+//
 // # Configuration
 //
 // Like every constructor of the framework, New takes functional options

@@ -14,8 +14,10 @@
 package sessions
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"net"
 	"net/http"
 
 	"github.com/vireo-go/vireo/core"
@@ -203,10 +205,25 @@ func (w *saveWriter) Write(p []byte) (int, error) {
 }
 
 // Flush saves the session, then flushes the server's writer.
-func (w *saveWriter) Flush() {
-	if w.beforeWrite() == nil {
-		_ = http.NewResponseController(w.ResponseWriter).Flush()
+func (w *saveWriter) Flush() { _ = w.FlushError() }
+
+// FlushError is Flush that reports failure (a failed save, a writer that
+// cannot flush), for http.ResponseController.
+func (w *saveWriter) FlushError() error {
+	if err := w.beforeWrite(); err != nil {
+		return err
 	}
+	return http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Hijack saves the session, then hands the connection over (see
+// http.Hijacker): the caller writes its own response on it. After a
+// failed save, the client has its 503 and Hijack returns the error.
+func (w *saveWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	if err := w.beforeWrite(); err != nil {
+		return nil, nil, err
+	}
+	return http.NewResponseController(w.ResponseWriter).Hijack()
 }
 
 // Unwrap returns the server's writer, for http.ResponseController.

@@ -399,13 +399,6 @@ func TestCookieHeaderExactSize(t *testing.T) {
 	}
 }
 
-// headerWriter is a ResponseWriter that only has headers.
-type headerWriter struct{ h http.Header }
-
-func (w *headerWriter) Header() http.Header         { return w.h }
-func (w *headerWriter) Write(p []byte) (int, error) { return len(p), nil }
-func (w *headerWriter) WriteHeader(int)             {}
-
 // TestProbationQueueBounded: the probation queue neither grows with a
 // steady flood (its consumed front is reclaimed) nor keeps the IDs of
 // records that left probation (they are compacted away).

@@ -19,7 +19,10 @@ import (
 )
 
 // Session is one user's session as seen by a request. Its methods are safe
-// for concurrent use.
+// for concurrent use. A nil *Session (what Get returns for a request no
+// session was started for, such as an error page outside the sessions
+// middleware) is safe too: it reads as empty, with zero values and the
+// getters' defaults, and ignores writes.
 type Session struct {
 	m          *Manager
 	rec        *Record
@@ -39,6 +42,9 @@ type Session struct {
 // written to or asked for; ID returns "" only if the system's random source
 // fails.
 func (s *Session) ID() string {
+	if s == nil {
+		return ""
+	}
 	s.rec.mu.Lock()
 	defer s.rec.mu.Unlock()
 	if s.id == "" {
@@ -49,17 +55,25 @@ func (s *Session) ID() string {
 
 // IsNew reports whether the session was created by this request (the
 // request brought no cookie of a live session).
-func (s *Session) IsNew() bool { return s.isNew }
+func (s *Session) IsNew() bool { return s != nil && s.isNew }
 
 // ExpiresAt returns when the session expires unless used again.
-func (s *Session) ExpiresAt() time.Time { return s.rec.ExpiresAt() }
+func (s *Session) ExpiresAt() time.Time {
+	if s == nil {
+		return time.Time{}
+	}
+	return s.rec.ExpiresAt()
+}
 
 // Destroyed reports whether the session was destroyed, expired or evicted
 // from the store; its values are then gone and writes are ignored.
-func (s *Session) Destroyed() bool { return s.rec.destroyed() }
+func (s *Session) Destroyed() bool { return s != nil && s.rec.destroyed() }
 
 // Get returns the value stored under key, or nil.
 func (s *Session) Get(key string) any {
+	if s == nil {
+		return nil
+	}
 	s.rec.mu.Lock()
 	v, _ := s.rec.get(key, false)
 	s.rec.mu.Unlock()
@@ -68,6 +82,9 @@ func (s *Session) Get(key string) any {
 
 // Lookup returns the value stored under key and whether it exists.
 func (s *Session) Lookup(key string) (any, bool) {
+	if s == nil {
+		return nil, false
+	}
 	s.rec.mu.Lock()
 	defer s.rec.mu.Unlock()
 	return s.rec.get(key, false)
@@ -182,6 +199,9 @@ func (s *Session) Clear() {
 
 // Len returns the number of values (flash messages not counted).
 func (s *Session) Len() int {
+	if s == nil {
+		return 0
+	}
 	s.rec.mu.Lock()
 	defer s.rec.mu.Unlock()
 	return s.rec.countValues()
@@ -190,6 +210,9 @@ func (s *Session) Len() int {
 // Keys returns the keys of the values in insertion order (flash messages
 // not included).
 func (s *Session) Keys() []string {
+	if s == nil {
+		return nil
+	}
 	s.rec.mu.Lock()
 	defer s.rec.mu.Unlock()
 	keys := make([]string, 0, len(s.rec.entries))
@@ -225,6 +248,9 @@ func (s *Session) GetFlash(key string) any {
 
 // PeekFlash returns the flash message stored under key without removing it.
 func (s *Session) PeekFlash(key string) any {
+	if s == nil {
+		return nil
+	}
 	s.rec.mu.Lock()
 	defer s.rec.mu.Unlock()
 	v, _ := s.rec.get(key, true)
@@ -233,6 +259,9 @@ func (s *Session) PeekFlash(key string) any {
 
 // HasFlash reports whether a flash message is stored under key.
 func (s *Session) HasFlash(key string) bool {
+	if s == nil {
+		return false
+	}
 	s.rec.mu.Lock()
 	defer s.rec.mu.Unlock()
 	_, ok := s.rec.get(key, true)
@@ -299,6 +328,9 @@ func (s *Session) write(fn func(*Record) bool) error {
 // change is write for the methods that return no error: a failure is
 // logged (and, with a save before the response, reported again there).
 func (s *Session) change(fn func(*Record) bool) {
+	if s == nil {
+		return
+	}
 	if err := s.write(fn); err != nil {
 		s.m.log.Error("sessions: cannot store session change", "err", err)
 	}
@@ -317,6 +349,9 @@ func (s *Session) stored() bool {
 // yourself after writing to a session from a goroutine that outlives the
 // request.
 func (s *Session) Save() error {
+	if s == nil {
+		return nil
+	}
 	if s.m.shared != nil {
 		return nil
 	}

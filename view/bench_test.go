@@ -92,7 +92,7 @@ func benchRender(b *testing.B, e Engine) {
 	b.ReportAllocs()
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		buf.Reset()
 		if err := e.ExecuteWriter(buf, "index.html", "", benchData); err != nil {
 			b.Fatal(err)

@@ -10,11 +10,13 @@ import (
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
 	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 // dotnetApps are the ASP.NET Core apps run by the JIT; each one's
 // AssemblyName is its directory name, so a publish leaves the apphost <app>.
-var dotnetApps = []string{"netcore", "netcore-mvc", "netcore-mvc-templates", "netcore-sessions"}
+var dotnetApps = []string{"netcore", "netcore-mvc", "netcore-mvc-templates", "netcore-sessions", "netcore-h2"}
 
 // TestDotnetApps publishes every ASP.NET Core app in Release and checks it
 // against the contract, and that it states its runtime settings: server GC
@@ -22,9 +24,7 @@ var dotnetApps = []string{"netcore", "netcore-mvc", "netcore-mvc-templates", "ne
 // concurrent GC, the Production environment. Where dotnet is not installed it is skipped, saying
 // so: the apps are then unchecked, and the runner reports them as skipped.
 func TestDotnetApps(t *testing.T) {
-	if _, err := exec.LookPath("dotnet"); err != nil {
-		t.Skip("dotnet not found: the ASP.NET Core apps are not built or checked")
-	}
+	testtool.Require(t, "dotnet") // the .NET 10 SDK, from Microsoft: Debian has no package
 	root, _ := benchtest.MustContract(t)
 	for _, app := range dotnetApps {
 		t.Run(app, func(t *testing.T) {
@@ -77,9 +77,7 @@ func checkRuntimeInfo(t *testing.T, app string, info map[string]string) {
 // verifier on it against a PostgreSQL with TechEmpower's data. Where
 // dotnet is not installed it is skipped, saying so.
 func TestTechEmpowerKestrel(t *testing.T) {
-	if _, err := exec.LookPath("dotnet"); err != nil {
-		t.Skip("dotnet not found: the TechEmpower app on ASP.NET Core is not built or checked")
-	}
+	testtool.Require(t, "dotnet") // the .NET 10 SDK, from Microsoft: Debian has no package
 	const app = "tfb-netcore"
 	root, _ := benchtest.MustContract(t)
 	dir := filepath.Join(root, "apps", app)

@@ -14,6 +14,8 @@ import (
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
 	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 // memoryStoreWarning is what express-session prints once per process at
@@ -32,12 +34,8 @@ func npmCI(t *testing.T, dir string) {
 }
 
 func TestExpressApps(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not found: the Express apps are not checked")
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm not found: the Express apps cannot be installed")
-	}
+	testtool.Require(t, "node", "nodejs")
+	testtool.Require(t, "npm")
 	root, _ := benchtest.MustContract(t)
 	tests := []struct {
 		app     string
@@ -67,17 +65,33 @@ func TestExpressApps(t *testing.T) {
 	}
 }
 
+// TestNodeHTTP2App checks the node:http2 app of the h2 comparison, alone
+// and as a node:cluster, over HTTP/2 and HTTP/1.1 (CheckApp gives it a
+// certificate and checks the protocol negotiated by ALPN). It has no
+// dependencies, so no npm install is needed.
+func TestNodeHTTP2App(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not found: the node:http2 app is not checked")
+	}
+	root, _ := benchtest.MustContract(t)
+	for _, workers := range []string{"1", "2"} {
+		t.Run("workers="+workers, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command("node", "server.js")
+			cmd.Dir = filepath.Join(root, "apps", "nodejs-h2")
+			cmd.Env = append(os.Environ(), "WORKERS="+workers)
+			benchtest.CheckApp(t, "nodejs-h2", cmd, 30*time.Second)
+		})
+	}
+}
+
 // TestTechEmpowerNodeApps checks the TechEmpower apps on Node (Express and
 // node:http) against a PostgreSQL with TechEmpower's data under every rule
 // of the verifier, with one process and with two (node:cluster, the pool
 // split between them).
 func TestTechEmpowerNodeApps(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not found: the Node TechEmpower apps are not checked")
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm not found: the Node TechEmpower apps cannot be installed")
-	}
+	testtool.Require(t, "node", "nodejs")
+	testtool.Require(t, "npm")
 	root, _ := benchtest.MustContract(t)
 	for _, app := range []string{"tfb-expressjs", "tfb-nodehttp"} {
 		dir := filepath.Join(root, "apps", app)

@@ -154,7 +154,7 @@ func BenchmarkGithubAll(b *testing.B) {
 		b.Run(rr.name, func(b *testing.B) {
 			w := &nopWriter{h: http.Header{}}
 			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
+			for b.Loop() {
 				for _, r := range reqs {
 					h.ServeHTTP(w, r)
 				}
@@ -171,7 +171,7 @@ func BenchmarkParam1(b *testing.B) {
 		b.Run(rr.name, func(b *testing.B) {
 			w := &nopWriter{h: http.Header{}}
 			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
+			for b.Loop() {
 				h.ServeHTTP(w, req)
 			}
 		})

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 func dryRun(t *testing.T, script string, args ...string) string {
@@ -85,10 +87,7 @@ done()
 `
 
 func TestSessionsCookieLua(t *testing.T) {
-	luajit, err := exec.LookPath("luajit")
-	if err != nil {
-		t.Skip("luajit not found: sessions-cookie.lua is not checked")
-	}
+	luajit := testtool.Require(t, "luajit")
 	harness := filepath.Join(t.TempDir(), "harness.lua")
 	if err := os.WriteFile(harness, []byte(luaHarness), 0o644); err != nil {
 		t.Fatal(err)

@@ -86,6 +86,7 @@ func do(t *testing.T, c *http.Client, base string, cl call) (*http.Response, []b
 func TestContract(t *testing.T) {
 	srv, c := server(t, config{})
 	json1 := map[string]string{"Content-Type": "application/json"}
+	jsonAPI := map[string]string{"Content-Type": "application/json", "Accept": "application/json"}
 	tests := []struct {
 		name     string
 		call     call
@@ -97,10 +98,11 @@ func TestContract(t *testing.T) {
 		{name: "healthz", call: call{path: "/healthz"}, status: 200, body: "ok"},
 		{name: "create", call: call{method: "POST", path: "/api/items", body: `{"name":"pen","price":1.5}`, header: json1},
 			status: 201, body: `{"id":51,"name":"pen","price":1.5}`, header: map[string]string{"Location": "/api/items/51"}},
-		{name: "invalid", call: call{method: "POST", path: "/api/items", body: `{"name":"","price":0}`, header: json1},
-			status: 400, body: `{"errors":{"name":"required","price":"must be greater than 0"}}`},
+		{name: "invalid", call: call{method: "POST", path: "/api/items", body: `{"name":"","price":0}`, header: jsonAPI},
+			status: 400, contains: `"errors":{"name":"required","price":"must be greater than 0"}`,
+			header: map[string]string{"Content-Type": "application/problem+json; charset=utf-8"}},
 		{name: "name too long", call: call{method: "POST", path: "/api/items", body: `{"name":"` + strings.Repeat("é", 65) + `","price":2}`, header: json1},
-			status: 400, body: `{"errors":{"name":"must be at most 64 characters"}}`},
+			status: 400, body: `Bad Request: invalid input: name: must be at most 64 characters`},
 		{name: "not JSON", call: call{method: "POST", path: "/api/items", body: `{"name":`, header: json1}, status: 400},
 		{name: "too large", call: call{method: "POST", path: "/api/items", body: `{"name":"` + strings.Repeat("a", 1<<20) + `","price":1}`, header: json1}, status: 413},
 		{name: "admin without credentials", call: call{path: "/admin"}, status: 401,

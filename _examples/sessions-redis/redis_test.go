@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 type redisServer struct {
@@ -36,9 +38,7 @@ func (s *redisServer) addr() string { return "127.0.0.1:" + strconv.Itoa(s.port)
 // redis-server is not installed.
 func startRedis(t testing.TB) *redisServer {
 	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not found (Debian: apt-get install -y redis-server); skipping the Redis example's tests")
-	}
+	testtool.Require(t, "redis-server")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func startRedis(t testing.TB) *redisServer {
 // start launches redis-server on s.port and waits until it answers PING.
 func (s *redisServer) start() {
 	s.t.Helper()
-	s.cmd = exec.Command("redis-server",
+	s.cmd = exec.Command(testtool.Look("redis-server"), // found by Require
 		"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--dir", s.dir,
 		"--daemonize", "no", "--loglevel", "warning")

@@ -34,6 +34,11 @@ var extraDirs = []string{"/usr/sbin", "/sbin", "/usr/lib/postgresql/*/bin"}
 // aptUpdated is set once a process has run apt-get update.
 var aptUpdated sync.Once
 
+// failed holds, by program, the error of an install that failed in this
+// process, so that the next test needing the program fails or skips at
+// once instead of running apt-get again.
+var failed sync.Map
+
 // CI reports whether the tests run under CI (CI=true), where a missing
 // program is a failure rather than a skip.
 func CI() bool { return os.Getenv("CI") == "true" }
@@ -73,6 +78,18 @@ func Install(program string, packages ...string) (string, error) {
 	if p := Look(program); p != "" {
 		return p, nil
 	}
+	if err, ok := failed.Load(program); ok {
+		return "", err.(error)
+	}
+	p, err := install(program, packages...)
+	if err != nil {
+		failed.Store(program, err)
+	}
+	return p, err
+}
+
+// install is Install without the memo of failures.
+func install(program string, packages ...string) (string, error) {
 	if len(packages) == 0 {
 		packages = []string{program}
 	}
@@ -123,6 +140,25 @@ func Require(t testing.TB, program string, packages ...string) string {
 	}
 	t.Skipf("skipping: %v", err)
 	return ""
+}
+
+// Want is Require for a test that also checks what its code does without
+// the program (a runner that reports a stack as skipped): it returns the
+// program's path, or the reason it cannot be had for the test to go on
+// with. Under CI a missing program fails the test, unless it is declared
+// absent by VIREO_NOT_HERE; then Want logs a "not run here:" line, which
+// test.sh lists in its summary, since part of the test was not run.
+func Want(t testing.TB, program string, packages ...string) (string, error) {
+	t.Helper()
+	if NotHere(program) {
+		t.Logf("not run here: %s (what needs %s): no %s on this machine (VIREO_NOT_HERE)", t.Name(), program, program)
+		return "", fmt.Errorf("%s not found (declared absent by VIREO_NOT_HERE)", program)
+	}
+	p, err := Install(program, packages...)
+	if err != nil && CI() {
+		t.Fatalf("CI=true and a program this test needs is missing: %v", err)
+	}
+	return p, err
 }
 
 func lock() (func(), error) {

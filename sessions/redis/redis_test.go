@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/internal/redistest"
 	"github.com/vireo-go/vireo/sessions"
 	"github.com/vireo-go/vireo/sessions/sessiontest"
 )
@@ -28,21 +29,11 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 var prefixes atomic.Int64
 
 // newDB connects to srv under a prefix of its own, so tests sharing a
-// server never see each other's keys.
-// Later options win over these defaults.
-func newDB(t testing.TB, srv *redisServer, opts ...Option) *Database {
+// server never see each other's keys. Later options win over these
+// defaults.
+func newDB(t testing.TB, srv *redistest.Server, opts ...Option) *Database {
 	t.Helper()
-	opts = append([]Option{
-		WithAddr(srv.addr()),
-		WithPrefix("test" + strconv.FormatInt(prefixes.Add(1), 10) + ":"),
-		WithTimeouts(300*time.Millisecond, 0, 0),
-	}, opts...)
-	db, err := New(opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return openDB(t, append([]Option{WithAddr(srv.Addr())}, opts...)...)
 }
 
 func TestConformance(t *testing.T) {
@@ -74,7 +65,7 @@ type instance struct {
 	srv *httptest.Server
 }
 
-func newInstance(t *testing.T, redis *redisServer, prefix string) *instance {
+func newInstance(t *testing.T, redis *redistest.Server, prefix string) *instance {
 	t.Helper()
 	in := &instance{db: newDB(t, redis, WithPrefix(prefix), WithTimeouts(0, 300*time.Millisecond, 300*time.Millisecond))}
 	in.m = sessions.MustNew(sessions.WithDatabase(in.db), sessions.WithLogger(quiet))
@@ -211,7 +202,7 @@ func TestOutage(t *testing.T) {
 	if _, body, _ := br.get(in.srv.URL + "/me"); body != "ann" {
 		t.Fatalf("before the outage: %q", body)
 	}
-	redis.stop()
+	redis.Kill()
 	code, body, h := br.get(in.srv.URL + "/me")
 	if code != http.StatusServiceUnavailable || strings.Contains(body, "ann") || strings.Contains(body, "anonymous") {
 		t.Fatalf("during the outage: %d %q, want 503", code, body)
@@ -222,7 +213,7 @@ func TestOutage(t *testing.T) {
 	if code, _, _ := br.get(in.srv.URL + "/login?user=eve"); code != http.StatusServiceUnavailable {
 		t.Fatalf("login during the outage: %d, want 503", code)
 	}
-	redis.start() // same port and data directory: the append-only file has the session
+	redis.Start() // same port and data directory: the append-only file has the session
 	code, body, _ = br.get(in.srv.URL + "/me")
 	if code != 200 || body != "ann" {
 		t.Fatalf("after Redis came back: %d %q, want 200 ann", code, body)
@@ -235,7 +226,7 @@ func TestOutage(t *testing.T) {
 func TestLoginWithoutCookieDuringOutage(t *testing.T) {
 	redis := startRedis(t)
 	in := newInstance(t, redis, "login-outage:")
-	redis.stop()
+	redis.Kill()
 	hc := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}
@@ -253,7 +244,7 @@ func TestLoginWithoutCookieDuringOutage(t *testing.T) {
 			t.Fatalf("%s /login with Redis down: %d with cookies %v, want 503 and none", method, res.StatusCode, res.Cookies())
 		}
 	}
-	redis.start()
+	redis.Start()
 	br := newBrowser(t)
 	if code, _, _ := br.get(in.srv.URL + "/login?user=ann"); code != http.StatusOK {
 		t.Fatalf("login after Redis came back: %d", code)
@@ -265,8 +256,8 @@ func TestLoginWithoutCookieDuringOutage(t *testing.T) {
 
 func TestDownAtStart(t *testing.T) {
 	redis := startRedis(t)
-	addr := redis.addr()
-	redis.stop()
+	addr := redis.Addr()
+	redis.Kill()
 	_, err := New(WithAddr(addr), WithTimeouts(200*time.Millisecond, 0, 0))
 	if err == nil || !strings.Contains(err.Error(), addr) {
 		t.Fatalf("New with Redis down: %v, want an error naming %s", err, addr)

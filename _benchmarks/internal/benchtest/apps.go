@@ -49,7 +49,10 @@ func BuildGo(t testing.TB, app string) string {
 // the first two stdout lines are exactly the readiness lines (so no banner or
 // log line precedes them), and the comparison's request gets the expected
 // status, Content-Type and body. For a sessions endpoint it also sends the
-// session cookie back and expects the same answer. Then it stops the app and
+// session cookie back and expects the same answer. An app of a TLS
+// comparison is given a certificate (TLS_CERT_FILE, TLS_KEY_FILE), must
+// print the https:// readiness line and answer over each protocol of its
+// comparison's loads, negotiated by ALPN. Then it stops the app and
 // requires that it printed nothing else (but one RuntimeInfoPrefix line right
 // after the readiness lines), on stdout or stderr: logging must
 // be off, since a line per request would be measured along with the app.
@@ -63,25 +66,47 @@ func CheckApp(t testing.TB, app string, cmd *exec.Cmd, timeout time.Duration, to
 	if err != nil {
 		t.Fatal(err)
 	}
+	env := cmd.Env
+	clients := []*http.Client{{Timeout: 10 * time.Second}}
+	if ep.TLS {
+		// A TLS app gets a certificate of its own and must answer over
+		// every protocol its comparison loads it with, negotiated by ALPN.
+		cert, err := MakeCert(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if env == nil {
+			env = os.Environ()
+		}
+		env = append(append([]string(nil), env...), cert.Env()...)
+		clients = nil
+		for _, l := range ep.Loads {
+			clients = append(clients, cert.Client(l.Protocol))
+		}
+	}
 	p, err := StartOnFreePort(context.Background(), func(port int) (Spec, error) {
-		return Spec{Name: app, Argv: cmd.Args, Env: cmd.Env, Dir: cmd.Dir, Port: port}, nil
+		return Spec{Name: app, Argv: cmd.Args, Env: env, Dir: cmd.Dir, Port: port, TLS: ep.TLS}, nil
 	}, timeout)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Stop)
 	want := ReadinessLines(p.Port)
+	if ep.TLS {
+		want = ReadinessLinesTLS(p.Port)
+	}
 	if got := p.Stdout(); len(got) < 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("%s: first stdout lines are %q, want exactly %q", app, got, want)
 	}
-	client := &http.Client{Timeout: 10 * time.Second}
-	cookies, err := VerifyWithCookies(client, p.URL(), ep, nil)
-	if err != nil {
-		t.Fatalf("%s: %v", app, err)
-	}
-	if ep.SetCookie {
-		if _, err := VerifyWithCookies(client, p.URL(), ep, cookies); err != nil {
-			t.Fatalf("%s, sending the session cookie back: %v", app, err)
+	for _, client := range clients {
+		cookies, err := VerifyWithCookies(client, p.URL(), ep, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", app, err)
+		}
+		if ep.SetCookie {
+			if _, err := VerifyWithCookies(client, p.URL(), ep, cookies); err != nil {
+				t.Fatalf("%s, sending the session cookie back: %v", app, err)
+			}
 		}
 	}
 	p.Stop()

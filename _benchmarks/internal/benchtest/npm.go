@@ -48,5 +48,9 @@ func NPMCI(ctx context.Context, dir string) error {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("npm ci in %s: %w\n%s", dir, err, out)
 	}
+	// An app without dependencies (nodejs-h2) gets no node_modules.
+	if err := os.MkdirAll(filepath.Dir(stamp), 0o755); err != nil {
+		return err
+	}
 	return os.WriteFile(stamp, []byte(want), 0o644)
 }

@@ -26,6 +26,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 // RedisBinary is the name of the Redis server executable (Debian package
@@ -196,13 +198,11 @@ func (r *Redis) Stop() {
 }
 
 // MustRedis starts a redis-server for a test on a free loopback port and
-// stops it when the test ends. It skips the test, saying why, when
-// redis-server is not installed.
+// stops it when the test ends. redis-server is installed when missing
+// (testtool.Require: a failure under CI, a skip elsewhere).
 func MustRedis(t testing.TB) *Redis {
 	t.Helper()
-	if _, err := LookRedis(); err != nil {
-		t.Skipf("%v (Debian: apt-get install -y redis-server); skipping the test that needs Redis", err)
-	}
+	testtool.Require(t, RedisBinary)
 	var port int
 	p, err := StartOnFreePort(context.Background(), func(free int) (Spec, error) {
 		port = free

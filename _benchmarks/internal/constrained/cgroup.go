@@ -196,7 +196,7 @@ func v1Mount(ctl string) string {
 	if err != nil {
 		return ""
 	}
-	for _, line := range strings.Split(string(data), "\n") {
+	for line := range strings.Lines(string(data)) {
 		pre, post, ok := strings.Cut(line, " - ")
 		if !ok {
 			continue

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,7 +12,9 @@ import (
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
 	"github.com/vireo-go/vireo/_benchmarks/internal/report"
+
 	"github.com/vireo-go/vireo/_benchmarks/internal/runner"
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 func TestFootprintDefaultsAndValidation(t *testing.T) {
@@ -155,8 +156,8 @@ func TestQuickFootprint(t *testing.T) {
 	}
 	root, _ := benchtest.MustContract(t)
 	apps := []string{"nethttp", "netcore-aot", "vireo-sessions"}
-	_, npmErr := exec.LookPath("npm")
-	_, nodeErr := exec.LookPath("node")
+	_, npmErr := testtool.Want(t, "npm")
+	_, nodeErr := testtool.Want(t, "node", "nodejs")
 	withNode := npmErr == nil && nodeErr == nil
 	if withNode {
 		apps = append(apps, "expressjs")

@@ -239,6 +239,13 @@ type Options struct {
 	// is used.
 	Requests int64
 	Duration time.Duration
+	// WarmUp, for a timed run, is the time before the measured Duration
+	// (--warm-up-time) in which the clients connect and run unmeasured.
+	WarmUp time.Duration
+	// Inactivity, when positive, closes a connection that receives
+	// nothing for that long (-N), as bombardier's -t fails a request: a
+	// server that stalls one connection cannot hold the run forever.
+	Inactivity time.Duration
 	// HTTP1 forces HTTP/1.1 (--h1): ALPN offers only http/1.1.
 	HTTP1   bool
 	Headers []string // "Key: Value"
@@ -261,10 +268,16 @@ func (o Options) Args() ([]string, error) {
 		args = append(args, "-n", strconv.FormatInt(o.Requests, 10))
 	case o.Duration >= time.Second:
 		args = append(args, "-D", strconv.Itoa(int(o.Duration.Round(time.Second)/time.Second)))
+		if o.WarmUp > 0 {
+			args = append(args, "--warm-up-time="+strconv.FormatFloat(o.WarmUp.Seconds(), 'f', -1, 64))
+		}
 	case o.Duration > 0:
 		return nil, fmt.Errorf("h2load: duration %v is shorter than 1s", o.Duration)
 	default:
 		return nil, errors.New("h2load: neither a request count nor a duration")
+	}
+	if o.Inactivity > 0 {
+		args = append(args, "-N", strconv.FormatFloat(o.Inactivity.Seconds(), 'f', -1, 64))
 	}
 	if o.HTTP1 {
 		args = append(args, "--h1")

@@ -85,8 +85,8 @@ func TestArgs(t *testing.T) {
 		wantErr string
 	}{
 		{Options{URL: "https://x/", Connections: 32, Streams: 16, Requests: 1000}, []string{"-t", "1", "-c", "32", "-m", "16", "-n", "1000", "https://x/"}, ""},
-		{Options{URL: "https://x/", Connections: 32, Streams: 1, Duration: 4 * time.Second, HTTP1: true, LogFile: "/tmp/l", Headers: []string{"A: b"}},
-			[]string{"-t", "1", "-c", "32", "-m", "1", "-D", "4", "--h1", "-H", "A: b", "--log-file=/tmp/l", "https://x/"}, ""},
+		{Options{URL: "https://x/", Connections: 32, Streams: 1, Duration: 4 * time.Second, WarmUp: time.Second, Inactivity: 2500 * time.Millisecond, HTTP1: true, LogFile: "/tmp/l", Headers: []string{"A: b"}},
+			[]string{"-t", "1", "-c", "32", "-m", "1", "-D", "4", "--warm-up-time=1", "-N", "2.5", "--h1", "-H", "A: b", "--log-file=/tmp/l", "https://x/"}, ""},
 		{Options{Connections: 1, Streams: 1, Requests: 1}, nil, "no URL"},
 		{Options{URL: "https://x/", Connections: 1, Streams: 0, Requests: 1}, nil, "positive"},
 		{Options{URL: "https://x/", Connections: 1, Streams: 1}, nil, "neither"},

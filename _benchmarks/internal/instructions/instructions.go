@@ -137,6 +137,9 @@ func Run(ctx context.Context, cfg runner.Config) (*report.Results, report.Files,
 	}
 	defer s.StopAll()
 
+	// Under valgrind an app answers some fifty times slower, the verify
+	// requests (TLS handshakes included) too.
+	s.Client.Timeout = cfg.Timeout + 30*time.Second
 	res, err := s.Begin(ctx)
 	if err != nil {
 		return nil, files, err

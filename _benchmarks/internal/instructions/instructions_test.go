@@ -19,6 +19,8 @@ import (
 	"github.com/vireo-go/vireo/_benchmarks/internal/report"
 	"github.com/vireo-go/vireo/_benchmarks/internal/runner"
 	"github.com/vireo-go/vireo/_benchmarks/internal/stack"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 func TestInstructionDefaults(t *testing.T) {
@@ -111,8 +113,9 @@ func TestInstructionsSimple(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end run skipped with -short")
 	}
+	testtool.Require(t, "valgrind") // callgrind_control comes with it
 	if _, _, err := lookValgrind(); err != nil {
-		t.Skipf("%v: instructions cannot be counted here", err)
+		t.Fatalf("%v: valgrind is installed but instructions cannot be counted", err)
 	}
 	root, apps, _ := benchtest.SimpleGoApps(t)
 	if len(apps) > 2 {
@@ -205,8 +208,9 @@ func TestInstructionsCancelled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end run skipped with -short")
 	}
+	testtool.Require(t, "valgrind") // callgrind_control comes with it
 	if _, _, err := lookValgrind(); err != nil {
-		t.Skipf("%v: instructions cannot be counted here", err)
+		t.Fatalf("%v: valgrind is installed but instructions cannot be counted", err)
 	}
 	root, apps, _ := benchtest.SimpleGoApps(t)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -79,7 +79,7 @@ func run(ctx context.Context, pin []string, bin string, args []string) (string, 
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if err != nil && ctx.Err() != nil {
-		err = ctx.Err()
+		err = fmt.Errorf("%w (%s did not finish)", ctx.Err(), filepath.Base(bin))
 	}
 	return stdout.String(), stderr.String(), err
 }

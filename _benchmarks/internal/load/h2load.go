@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/h2load"
 	"github.com/vireo-go/vireo/_benchmarks/internal/proc"
@@ -22,7 +23,20 @@ import (
 // H2loadMissing is the reason given where h2load is not installed.
 const H2loadMissing = "h2load not found (Debian: apt-get install -y nghttp2-client)"
 
-// H2load runs h2load.
+// connectTime is the unmeasured start of every timed h2load run, in which
+// its clients connect (TLS handshakes included) before the measured
+// duration begins. Without it, on a slow server, clients that connect
+// after the duration ended are never stopped (h2load 1.52 then runs
+// forever), and the measured window would include the handshakes.
+const connectTime = 2 * time.Second
+
+// stuckAfter is how long past its duration a timed h2load run is given
+// before it is ended as stuck.
+const stuckAfter = 30 * time.Second
+
+// H2load runs h2load. A connection that receives nothing for the run's
+// Timeout is closed by h2load (-N), as bombardier fails a request after
+// it.
 type H2load struct {
 	pin []string
 	bin string // set by Prepare
@@ -60,9 +74,16 @@ func (h *H2load) Run(ctx context.Context, t Target, o Options) (report.Load, err
 	defer os.Remove(log.Name())
 	streams := max(o.Streams, 1)
 	args, err := h2load.Options{URL: t.URL, Connections: o.Connections, Streams: streams, Requests: o.Requests,
-		Duration: o.Duration, HTTP1: t.Protocol == "http/1.1", Headers: t.Headers, LogFile: log.Name()}.Args()
+		Duration: o.Duration, WarmUp: connectTime, Inactivity: o.Timeout, HTTP1: t.Protocol == "http/1.1", Headers: t.Headers, LogFile: log.Name()}.Args()
 	if err != nil {
 		return report.Load{}, err
+	}
+	if o.Duration > 0 {
+		// A timed run that outlives its duration by this much is stuck
+		// (h2load waiting on a connection the server never served).
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, connectTime+o.Duration+stuckAfter)
+		defer cancel()
 	}
 	stdout, stderr, err := run(ctx, h.pin, h.bin, args)
 	if err != nil {

@@ -45,7 +45,7 @@ func machineInfo() report.Machine {
 		m.Kernel = strings.TrimSpace(string(data))
 	}
 	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
-		for _, line := range strings.Split(string(data), "\n") {
+		for line := range strings.Lines(string(data)) {
 			if v, ok := strings.CutPrefix(line, "MemTotal:"); ok {
 				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 				m.MemTotalBytes = kb << 10
@@ -119,7 +119,7 @@ func dotnetRuntime(ctx context.Context, name string) string {
 		return ""
 	}
 	latest := ""
-	for _, line := range strings.Split(string(out), "\n") {
+	for line := range strings.Lines(string(out)) {
 		if f := strings.Fields(line); len(f) >= 2 && f[0] == name {
 			latest = f[1] // listed in ascending order
 		}

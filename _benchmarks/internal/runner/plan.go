@@ -41,7 +41,10 @@ type Planned struct {
 	Name, Variant string
 	Ep            benchtest.Endpoint
 	Apps          []string
-	Baseline      string
+	// Unsupported are the apps the comparison reports as not supporting
+	// it (endpoints.json's "unsupported"), sorted; they are never built.
+	Unsupported []string
+	Baseline    string
 	// Generator is the load generator's name (load.New); Protocol what the
 	// load must speak ("" for bombardier's plain HTTP/1.1); Streams
 	// h2load's -m.
@@ -118,23 +121,24 @@ func makePlan(cfg *Config, contract *benchtest.Contract) ([]Planned, error) {
 				apps = append(apps, a)
 			}
 		}
+		var unsupported []string
 		for a := range ep.Unsupported {
 			known[a] = true
 			if len(filter) == 0 || filter[a] {
-				apps = append(apps, a)
+				unsupported = append(unsupported, a)
 			}
 		}
+		sort.Strings(unsupported)
 		if len(apps) == 0 {
 			continue
 		}
-		sortUnsupportedLast(apps, ep)
 		loads := loadsOf(ep)
 		for _, l := range loads {
 			c, m, n, err := parseLoad(l.Args)
 			if err != nil {
 				return nil, err
 			}
-			p := Planned{Name: name, Ep: ep, Apps: apps, Baseline: baselineOf(ep.Apps, cfg.Baselines),
+			p := Planned{Name: name, Ep: ep, Apps: apps, Unsupported: unsupported, Baseline: baselineOf(ep.Apps, cfg.Baselines),
 				Generator: l.Generator, Protocol: l.Protocol, Streams: m, Connections: c, Requests: n}
 			if len(loads) > 1 {
 				p.Variant = l.Name
@@ -170,18 +174,6 @@ func makePlan(cfg *Config, contract *benchtest.Contract) ([]Planned, error) {
 		return nil, fmt.Errorf("runner: nothing to run: no app of %v passes the app filter %v", cfg.Comparisons, cfg.Apps)
 	}
 	return plan, nil
-}
-
-// sortUnsupportedLast moves the apps ep marks unsupported after the others,
-// in name order, so every variant lists them alike.
-func sortUnsupportedLast(apps []string, ep benchtest.Endpoint) {
-	sort.SliceStable(apps, func(i, j int) bool {
-		ui, uj := ep.Unsupported[apps[i]] != "", ep.Unsupported[apps[j]] != ""
-		if ui != uj {
-			return uj
-		}
-		return ui && apps[i] < apps[j]
-	})
 }
 
 // baselineOf returns the first of overrides that is an app of the

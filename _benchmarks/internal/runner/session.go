@@ -81,9 +81,8 @@ func (s *Session) Fail(app, reason string) {
 }
 
 // NewSession loads the contract and the plan and resolves the apps: each
-// is skipped with the reason when its directory, its runtime, a service
-// its comparison needs, or its framework's support of the comparison is
-// missing.
+// is skipped with the reason when its directory, its runtime or a service
+// its comparison needs is missing.
 func NewSession(cfg *Config) (*Session, error) {
 	cfg.Defaults()
 	if err := cfg.Validate(); err != nil {
@@ -110,9 +109,7 @@ func NewSession(cfg *Config) (*Session, error) {
 			}
 			a := stack.NewApp(cfg.Root, name, contract.Stack(name))
 			s.Apps[name] = a
-			if why := p.Ep.Unsupported[name]; why != "" {
-				s.Skipped[name] = UnsupportedPrefix + why
-			} else if why := a.SkipReason(); why != "" {
+			if why := a.SkipReason(); why != "" {
 				s.Skipped[name] = why
 			} else if why := s.servicesMissing(p.Ep); why != "" {
 				s.Skipped[name] = why
@@ -369,12 +366,15 @@ func (s *Session) NewComparison(p *Planned) report.Comparison {
 	if p.Variant == VariantCookieKeeping {
 		c.CookieMethod = CookieMethod
 	}
-	c.Apps = make([]report.App, len(p.Apps))
+	c.Apps = make([]report.App, len(p.Apps), len(p.Apps)+len(p.Unsupported))
 	for i, name := range p.Apps {
 		a := s.Apps[name]
 		c.Apps[i] = report.App{Name: name, Stack: a.StackName, Skipped: s.Skipped[name], Failed: s.Failed[name],
-			Unsupported: p.Ep.Unsupported[name], LinesOfCode: s.LOC[name], SourceFiles: s.Files[name], Dependencies: a.Deps,
-			BuildSeconds: a.BuildSeconds}
+			LinesOfCode: s.LOC[name], SourceFiles: s.Files[name], Dependencies: a.Deps, BuildSeconds: a.BuildSeconds}
+	}
+	for _, name := range p.Unsupported {
+		why := p.Ep.Unsupported[name]
+		c.Apps = append(c.Apps, report.App{Name: name, Stack: s.Contract.Stack(name), Skipped: UnsupportedPrefix + why, Unsupported: why})
 	}
 	return c
 }
@@ -483,6 +483,7 @@ func (s *Session) Verify(url string, p *Planned) ([]string, error) {
 		}
 		for _, proto := range protocols {
 			client = s.cert.Client(proto)
+			client.Timeout = s.Client.Timeout
 			if _, err := benchtest.VerifyWithCookies(client, url, p.Ep, nil); err != nil {
 				return nil, fmt.Errorf("over %s: %w", proto, err)
 			}

@@ -84,6 +84,11 @@ func Verify(ctx context.Context, cfg Config) ([]VerifyResult, error) {
 			}
 			out = append(out, r)
 		}
+		for _, name := range p.Unsupported {
+			r := VerifyResult{Comparison: p.Name, App: name, Status: "skipped: " + UnsupportedPrefix + p.Ep.Unsupported[name]}
+			s.Logf("verify %-10s %-24s %s", p.Name, name, r.Status)
+			out = append(out, r)
+		}
 	}
 	if len(s.failures) > 0 {
 		return out, fmt.Errorf("%w: %d app(s) failed verification:\n  %s", ErrFailed, len(s.failures), strings.Join(s.failures, "\n  "))

@@ -5,6 +5,7 @@
 package runner
 
 import (
+	"crypto/tls"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -60,6 +61,53 @@ func TestSessionVerify(t *testing.T) {
 			}
 			if strings.Join(headers, "\n") != strings.Join(tt.wantHeader, "\n") {
 				t.Errorf("headers = %q, want %q", headers, tt.wantHeader)
+			}
+		})
+	}
+}
+
+// TestVerifyTLSProtocols verifies a TLS comparison over each protocol of
+// its loads: a server that offers HTTP/2 and HTTP/1.1 by ALPN passes, one
+// that offers HTTP/1.1 only fails over h2 (Go's TLS server refuses the
+// handshake; a server that accepted it without h2 would fail the client's
+// ALPN check).
+func TestVerifyTLSProtocols(t *testing.T) {
+	h2 := loadContract(t).Comparisons["h2"]
+	if !h2.TLS || len(h2.Loads) != 3 {
+		t.Fatalf("endpoints.json: h2 is not a TLS comparison with three loads: %+v", h2)
+	}
+	cert, err := benchtest.MakeCert(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pair, err := tls.LoadX509KeyPair(cert.CertFile, cert.KeyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Session{cert: cert}
+	for _, tt := range []struct {
+		name    string
+		protos  []string
+		wantErr string
+	}{
+		{"h2 and http/1.1", []string{"h2", "http/1.1"}, ""},
+		{"http/1.1 only", []string{"http/1.1"}, "over h2: "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", h2.ContentType)
+				w.Write(h2.Body)
+			}))
+			srv.EnableHTTP2 = len(tt.protos) == 2
+			srv.TLS = &tls.Config{Certificates: []tls.Certificate{pair}, NextProtos: tt.protos}
+			srv.StartTLS()
+			defer srv.Close()
+			_, err := s.Verify(srv.URL, &Planned{Name: "h2", Ep: h2})
+			if tt.wantErr == "" && err != nil {
+				t.Fatalf("verify: %v", err)
+			}
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("err = %v, want one saying %q", err, tt.wantErr)
 			}
 		})
 	}

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 func TestLookup(t *testing.T) {
@@ -33,10 +35,8 @@ func TestRedisMissing(t *testing.T) {
 // TestStartRedisPerApp starts two apps' redis-servers as a comparison does
 // and checks that each has its own port and that Stop ends it by PID.
 func TestStartRedisPerApp(t *testing.T) {
+	testtool.Require(t, benchtest.RedisBinary)
 	r := Redis{}
-	if why := r.Missing(); why != "" {
-		t.Skipf("%s (Debian: apt-get install -y redis-server); the runner reports the comparison as skipped", why)
-	}
 	dir := t.TempDir()
 	start := func(name string) Instance {
 		t.Helper()

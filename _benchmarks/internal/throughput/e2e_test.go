@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,17 +21,19 @@ import (
 	"github.com/vireo-go/vireo/_benchmarks/internal/report"
 	"github.com/vireo-go/vireo/_benchmarks/internal/runner"
 	"github.com/vireo-go/vireo/_benchmarks/internal/stack"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 func TestQuickRunSimple(t *testing.T) {
 	root, apps, baseline := benchtest.SimpleGoApps(t)
-	_, npmErr := exec.LookPath("npm")
-	_, nodeErr := exec.LookPath("node")
+	_, npmErr := testtool.Want(t, "npm")
+	_, nodeErr := testtool.Want(t, "node", "nodejs")
 	withNode := npmErr == nil && nodeErr == nil
 	if withNode {
 		apps = append(apps, "expressjs")
 	}
-	_, dotnetErr := exec.LookPath("dotnet")
+	_, dotnetErr := testtool.Want(t, "dotnet")
 	apps = append(apps, "netcore")
 
 	out := t.TempDir()
@@ -161,7 +162,7 @@ func TestQuickRunSessions(t *testing.T) {
 		t.Skip("end-to-end run skipped with -short")
 	}
 	root, contract := benchtest.MustContract(t)
-	_, npmErr := exec.LookPath("npm")
+	_, npmErr := testtool.Want(t, "npm")
 	var apps []string
 	for _, a := range contract.Comparisons["sessions"].Apps {
 		if _, err := os.Stat(filepath.Join(root, "apps", a)); err != nil {
@@ -256,7 +257,7 @@ func TestQuickRunSessionsRedis(t *testing.T) {
 	}
 	root, contract := benchtest.MustContract(t)
 	apps := contract.Comparisons["sessions-redis"].Apps
-	_, redisErr := benchtest.LookRedis()
+	_, redisErr := testtool.Want(t, benchtest.RedisBinary)
 	pids := &redisPids{}
 	cfg := runner.Config{
 		Root: root, OutDir: t.TempDir(), Comparisons: []string{"sessions-redis"}, Apps: apps,

@@ -4,13 +4,14 @@
 // were kept, logs out and checks they are gone, logs in as another user
 // (empty list) and back (list intact), and saves a screenshot.
 //
-// It is its own module because chromedp needs a newer Go than the
-// framework's go 1.23. Run it with ../../run-browser-tests.sh, or
+// It is its own module so that chromedp stays out of the framework's
+// go.mod. Run it with ../../run-browser-tests.sh, or
 //
 //	cd _examples/mvc-todo/browsertest && go test -v ./...
 //
-// It skips, saying why, only when no Chromium binary can be found
-// ($CHROME_PATH, chromium, chromium-browser, google-chrome). Screenshots go
+// It finds Chromium ($CHROME_PATH, chromium, chromium-browser,
+// google-chrome) or installs Debian's chromium (internal/testtool); without
+// one it skips saying why, or fails under CI=true. Screenshots go
 // to $SCREENSHOT_DIR, or a new temporary directory that is kept.
 package browsertest
 
@@ -28,6 +29,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/vireo-go/vireo/internal/testtool"
 )
 
 // findChromium returns the browser to drive, or "" when there is none.
@@ -119,7 +122,7 @@ const readTodos = `Array.from(document.querySelectorAll('li.todo')).map(li => ({
 func TestTodoInBrowser(t *testing.T) {
 	chrome := findChromium()
 	if chrome == "" {
-		t.Skip("SKIP: no Chromium found (set CHROME_PATH or install the Debian packages chromium and chromium-driver)")
+		chrome = testtool.Require(t, "chromium") // Debian's package, or CHROME_PATH
 	}
 	base := startApp(t)
 	shots := screenshotDir(t)

@@ -1,6 +1,6 @@
 module github.com/vireo-go/vireo/_examples/mvc-todo/browsertest
 
-go 1.24
+go 1.25.0
 
 require github.com/chromedp/chromedp v0.14.2
 
@@ -11,5 +11,8 @@ require (
 	github.com/gobwas/httphead v0.1.0 // indirect
 	github.com/gobwas/pool v0.2.1 // indirect
 	github.com/gobwas/ws v1.4.0 // indirect
+	github.com/vireo-go/vireo v0.0.0
 	golang.org/x/sys v0.34.0 // indirect
 )
+
+replace github.com/vireo-go/vireo => ../../..

@@ -1,0 +1,27 @@
+module github.com/vireo-go/vireo/_examples/cluster
+
+go 1.25.0
+
+replace github.com/vireo-go/vireo => ../../
+
+replace github.com/vireo-go/vireo/sessions/redis => ../../sessions/redis
+
+replace github.com/vireo-go/vireo/middleware/ratelimit/redis => ../../middleware/ratelimit/redis
+
+require (
+	github.com/gorilla/securecookie v1.1.2
+	github.com/vireo-go/vireo v0.0.0
+	github.com/vireo-go/vireo/middleware/ratelimit/redis v0.0.0
+	github.com/vireo-go/vireo/sessions/redis v0.0.0
+)
+
+require (
+	github.com/andybalholm/brotli v1.3.0 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/klauspost/compress v1.20.4 // indirect
+	github.com/redis/go-redis/v9 v9.22.0 // indirect
+	github.com/valyala/bytebufferpool v1.0.0 // indirect
+	go.uber.org/atomic v1.12.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
+)
