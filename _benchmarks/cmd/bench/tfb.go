@@ -18,6 +18,10 @@ import (
 	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
 )
 
+// tfbParsed, when set (by the tests), receives the configuration instead
+// of it being run, as parsed does for the other commands.
+var tfbParsed func(cfg techempower.Config)
+
 // tfbRun parses the flags of `bench tfb [flags] [type...]` and runs it.
 func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench tfb", flag.ContinueOnError)
@@ -92,10 +96,6 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return exitCode(ctx, err, stderr)
 }
-
-// tfbParsed, when set (by the tests), receives the configuration of a
-// `bench tfb` command line instead of running it.
-var tfbParsed func(cfg techempower.Config)
 
 func typeNames() []string {
 	var names []string

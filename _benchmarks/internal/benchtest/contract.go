@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -250,6 +249,3 @@ func (c *Contract) Stack(app string) string {
 	}
 	return ""
 }
-
-// portString formats a port for the PORT environment variable.
-func portString(port int) string { return strconv.Itoa(port) }
