@@ -192,6 +192,10 @@ example_cluster() { (cd _examples/cluster && go vet ./... && gotest_v -count=1 .
 example_sessions_redis() { (cd _examples/sessions-redis && go vet ./... && gotest -count=1 ./...); }
 
 otel() { (cd otelvireo && go vet ./... && gotest -race -count=1 ./...); }
+# Issue 23: the validator module, and the api-server example (its own module: it imports validator;
+# its OpenAPI test installs @redocly/cli, swagger-parser and Ajv with npm ci in internal/openapicheck).
+validator_module() { (cd validator && go vet ./... && gotest -race -count=1 ./...); }
+example_api_server() { (cd _examples/api-server && go vet ./... && gotest -race -count=1 ./...); }
 
 # h2: Vireo's own HTTP/2 path; its tests run h2spec (go install) and curl.
 h2path() { (cd h2 && go vet ./... && gotest -race -count=1 ./... && go test -run '^$' -fuzz FuzzServeConn -fuzztime 20s .); }
@@ -221,6 +225,8 @@ step "examples: cluster (3 instances, nginx, redis-server)" example_cluster redi
 step "examples: sessions-redis (real redis-server)" example_sessions_redis redis-server
 step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)" otel
 step "h2: Vireo's own HTTP/2 path (h2spec, curl --http2, attack tests, fuzz)" h2path curl
+step "validator module (go-playground/validator)" validator_module
+step "examples: api-server (typed handlers, OpenAPI checked by npm validators)" example_api_server node=nodejs npm
 step "examples: observability (OTLP collector stand-in, real Prometheus scraping)" example_observability
 step "benchmark suite: apps, runner, quick runs" benchmarks node=nodejs npm valgrind redis-server luajit
 step "browser test of mvc-todo (headless chromium)" browser chromium

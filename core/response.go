@@ -24,7 +24,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"time"
 )
 
 // ErrHijacked is returned by writes after the connection was hijacked.
@@ -46,8 +45,10 @@ type responseWriter struct {
 	hooks       []BeforeWriteHook // run once before the status goes out
 	refused     error             // a hook's error: the handler's writes are dropped
 
-	writeTimeout time.Duration // the application's; see deadline.go
-	deadline     uint8         // deadlineNone, deadlineArmed or deadlineHandler
+	rate     DataRate    // the minimum rate of writes that can block; see deadline.go
+	deadline uint8       // deadlineNone, deadlineArmed or deadlineHandler
+	flushed  int64       // size at the last Flush
+	body     *bodyReader // the request's body, whose rate a handler's read deadline replaces
 }
 
 // BeforeWriteHook is called by the response writer once per response, just
@@ -61,7 +62,19 @@ type BeforeWriteHook interface {
 	BeforeWrite(ctx Context) error
 }
 
-func (c *state) OnBeforeWrite(h BeforeWriteHook) {
+// OnBeforeWrite registers h to run before the response's status line goes
+// out (see BeforeWriteHook); hooks run in registration order and the first
+// error stops them. A hook registered after the response started never
+// runs. It does not allocate once the pooled Context has held as many hooks
+// before; h itself should be a pointer (a pointer in an interface does not
+// allocate, a closure usually does).
+func (c Context) OnBeforeWrite(h BeforeWriteHook) {
+	run(c, func(s *state) {
+		s.onBeforeWrite(h)
+	})
+}
+
+func (c *state) onBeforeWrite(h BeforeWriteHook) {
 	c.writer.ctx = c
 	c.writer.hooks = append(c.writer.hooks, h)
 }
@@ -79,7 +92,7 @@ func (rw *responseWriter) runHooks() bool {
 		hooks[i] = nil
 	}
 	if err != nil {
-		rw.ctx.StopWithError(err)
+		rw.ctx.stopWithError(err)
 		rw.refused = err
 		return false
 	}
@@ -101,6 +114,8 @@ func (rw *responseWriter) reset(w http.ResponseWriter) {
 	rw.wroteHeader = false
 	rw.hijacked = false
 	rw.deadline = deadlineNone
+	rw.flushed = 0
+	rw.body = nil
 	if len(rw.hooks) > 0 || rw.refused != nil {
 		rw.dropHooks()
 	}
@@ -156,7 +171,7 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 		return 0, rw.refused
 	}
 	if rw.size+int64(len(p)) > writeDeadlineAfter {
-		rw.armDeadline()
+		rw.armDeadline(int64(len(p)))
 	}
 	n, err := rw.w.Write(p)
 	rw.size += int64(n)
@@ -176,7 +191,7 @@ func (rw *responseWriter) WriteString(s string) (int, error) {
 		return 0, rw.refused
 	}
 	if rw.size+int64(len(s)) > writeDeadlineAfter {
-		rw.armDeadline()
+		rw.armDeadline(int64(len(s)))
 	}
 	n, err := io.WriteString(rw.w, s)
 	rw.size += int64(n)
@@ -194,16 +209,27 @@ func (rw *responseWriter) ReadFrom(r io.Reader) (int64, error) {
 	if rw.writeHeaderNow(); rw.refused != nil {
 		return 0, rw.refused
 	}
-	rw.armDeadline()
-	var n int64
-	var err error
-	if rf, ok := rw.w.(io.ReaderFrom); ok {
-		n, err = rf.ReadFrom(r)
-	} else {
-		n, err = io.Copy(writerOnly{rw.w}, r)
+	// The file goes out in chunks, each under its own deadline; a chunk of
+	// an *os.File still goes through sendfile (io.LimitedReader).
+	rf, _ := rw.w.(io.ReaderFrom)
+	var total int64
+	chunk := &io.LimitedReader{R: r}
+	for {
+		rw.armDeadline(fileChunk)
+		chunk.N = fileChunk
+		var n int64
+		var err error
+		if rf != nil {
+			n, err = rf.ReadFrom(chunk)
+		} else {
+			n, err = io.Copy(writerOnly{rw.w}, chunk)
+		}
+		total += n
+		rw.size += n
+		if err != nil || n < fileChunk {
+			return total, err
+		}
 	}
-	rw.size += n
-	return n, err
 }
 
 // writerOnly hides a writer's ReadFrom so io.Copy cannot recurse into it.
@@ -225,7 +251,8 @@ func (rw *responseWriter) FlushError() error {
 	if rw.writeHeaderNow(); rw.refused != nil {
 		return rw.refused
 	}
-	rw.armDeadline()
+	rw.armDeadline(rw.size - rw.flushed)
+	rw.flushed = rw.size
 	return http.NewResponseController(rw.w).Flush()
 }
 

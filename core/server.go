@@ -2,17 +2,20 @@
 //
 // Listen runs a net/http Server with defaults that are safe to expose:
 // a ReadHeaderTimeout so a client trickling its headers cannot hold a
-// connection (slowloris), a ReadTimeout so one trickling its body (or
-// announcing a Content-Length it never sends) cannot either, an IdleTimeout
-// for keep-alive connections and a bound on header size. The write deadline
-// is the application's, armed only for responses that can block (see
-// WithWriteTimeout), so that a client that stops reading cannot hold a
-// response; http.Server's WriteTimeout, which arms a timer for every
-// request, is left at zero. A handler that needs longer (an upload,
-// server-sent events) moves its own deadlines with http.ResponseController,
-// which reaches the connection through the Context's writer. On SIGINT or SIGTERM, or when Shutdown is called, the
-// server stops accepting, in-flight requests finish (up to the shutdown
-// timeout) and the OnShutdown hooks run; Listen returns after all of that.
+// connection (slowloris), an IdleTimeout for keep-alive connections and a
+// bound on header size. Bodies and responses are bounded by data rate
+// instead of by one deadline (see deadline.go, WithMinRequestBodyRate and
+// WithMinResponseRate): a client that trickles its body, announces a
+// Content-Length it never sends or stops reading is cut after the grace
+// period, and a large upload or download over a slow, steady link is not.
+// So http.Server's ReadTimeout and WriteTimeout, which would cut the
+// latter, are left at zero. A route that needs other rates (an upload from
+// slow devices, a stream) gets them with the MinRequestBodyRate and
+// MinResponseRate middleware. On SIGINT or SIGTERM (Listen and ListenTLS;
+// Serve, like http.Server.Serve, leaves signals to its caller), or when
+// Shutdown is called, the server stops accepting, in-flight requests finish
+// (up to the shutdown timeout) and the OnShutdown hooks run; Listen returns
+// after all of that.
 
 package core
 
@@ -30,24 +33,11 @@ import (
 )
 
 // Server defaults applied by Listen and Serve before the configure funcs.
-//
-// DefaultReadTimeout bounds reading a whole request, body included, from
-// its first byte (http.Server.ReadTimeout); DefaultWriteTimeout bounds the
-// writing of a response that can block, from the write that armed it
-// (WithWriteTimeout). One minute each lets a body of the default limit
-// arrive over a slow mobile link and a large file reach a slow client, and
-// frees a connection held by a client that trickles its body at a byte a
-// second or stops reading the response. A handler that needs longer calls
-//
-//	rc := http.NewResponseController(ctx.ResponseWriter())
-//	rc.SetReadDeadline(time.Now().Add(10 * time.Minute))  // a large upload
-//	rc.SetWriteDeadline(time.Time{})                      // a stream: no deadline
-//
-// or a configure func given to Listen changes the server's.
+// The request body and the response are bounded by data rate
+// (DefaultMinBytesPerSecond after DefaultDataRateGrace), not by
+// http.Server's ReadTimeout and WriteTimeout, which stay zero.
 const (
 	DefaultReadHeaderTimeout = 10 * time.Second
-	DefaultReadTimeout       = 60 * time.Second
-	DefaultWriteTimeout      = 60 * time.Second
 	DefaultIdleTimeout       = 120 * time.Second
 	DefaultMaxHeaderBytes    = 1 << 20
 )
@@ -66,20 +56,22 @@ func (app *Application) Listen(addr string, configure ...func(*http.Server)) err
 	if err != nil {
 		return err
 	}
-	return app.Serve(ln, configure...)
+	return app.serve(ln, "http", true, configure)
 }
 
-// Serve serves on ln until SIGINT, SIGTERM or Shutdown, then shuts down
-// gracefully. configure funcs may change any field of the http.Server after
-// the defaults are set. It returns nil after a graceful shutdown, and
-// http.ErrServerClosed when the application was shut down before it started.
+// Serve serves on ln until Shutdown, then returns; like http.Server.Serve
+// it installs no signal handling (Listen and ListenTLS do). configure
+// funcs may change any field of the http.Server after the defaults are
+// set. It returns nil after a graceful shutdown, and http.ErrServerClosed
+// when the application was shut down before it started.
 func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) error {
-	return app.serve(ln, "http", configure)
+	return app.serve(ln, "http", false, configure)
 }
 
-// serve is Serve for a listener whose connections speak scheme ("https"
-// for ListenTLS's), which the startup line names.
-func (app *Application) serve(ln net.Listener, scheme string, configure []func(*http.Server)) error {
+// serve runs the server on ln, whose connections speak scheme ("https" for
+// ListenTLS's, which the startup line names), until Shutdown or, with
+// signals, SIGINT or SIGTERM, which shut it down gracefully.
+func (app *Application) serve(ln net.Listener, scheme string, signals bool, configure []func(*http.Server)) error {
 	if err := app.Build(); err != nil {
 		ln.Close()
 		return err
@@ -87,7 +79,6 @@ func (app *Application) serve(ln net.Listener, scheme string, configure []func(*
 	srv := &http.Server{
 		Handler:           app,
 		ReadHeaderTimeout: DefaultReadHeaderTimeout,
-		ReadTimeout:       DefaultReadTimeout,
 		IdleTimeout:       DefaultIdleTimeout,
 		MaxHeaderBytes:    DefaultMaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(app.logger.Handler(), slog.LevelWarn),
@@ -113,8 +104,12 @@ func (app *Application) serve(ln net.Listener, scheme string, configure []func(*
 		fmt.Fprintf(app.startupOut, "Now listening on: %s://%s\nApplication started. Press CTRL+C to shut down.\n", scheme, ln.Addr())
 	}
 
-	sig, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	var sig <-chan struct{} // nil without signals: never ready
+	if signals {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		sig = ctx.Done()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 
@@ -125,7 +120,7 @@ func (app *Application) serve(ln net.Listener, scheme string, configure []func(*
 		}
 		<-app.shutdown // Shutdown was called: wait until it has finished
 		return nil
-	case <-sig.Done():
+	case <-sig:
 		ctx, cancel := context.WithTimeout(context.Background(), app.shutdownTimeout)
 		defer cancel()
 		err := app.Shutdown(ctx)

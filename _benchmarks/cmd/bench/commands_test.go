@@ -12,8 +12,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/runner"
+	"github.com/vireo-go/vireo/_benchmarks/internal/techempower"
+	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
 )
 
 // documentedCommands returns the argument lists of the `go run ./cmd/bench`
@@ -43,13 +46,28 @@ func documentedCommands(t *testing.T, path string) [][]string {
 	return cmds
 }
 
-// parse runs the command line args through run without running it.
+// parse runs the command line args through run without running it; a
+// tfb command's configuration is checked by techempower.Config.Check,
+// whose error is returned in stderr with exit code 2.
 func parse(t *testing.T, args []string) (string, runner.Config, int, string) {
 	t.Helper()
 	var sub string
 	var cfg runner.Config
+	var tfbErr error
 	parsed = func(s string, c runner.Config) { sub, cfg = s, c }
-	defer func() { parsed = nil }()
+	tfbParsed = func(c techempower.Config) { sub, tfbErr = "tfb", c.Check() }
+	defer func() { parsed, tfbParsed = nil, nil }()
+	if len(args) > 0 && args[0] == "tfb" {
+		var out, errOut bytes.Buffer
+		code := run(args, &out, &errOut)
+		if code == 0 && tfbErr != nil {
+			return sub, cfg, 2, tfbErr.Error()
+		}
+		if code == 0 && sub != "tfb" {
+			t.Fatalf("%q ran instead of being parsed", args)
+		}
+		return sub, cfg, code, errOut.String()
+	}
 	var out, errOut bytes.Buffer
 	code := run(args, &out, &errOut)
 	return sub, cfg, code, errOut.String()
@@ -68,6 +86,9 @@ func TestDocumentedCommands(t *testing.T) {
 			sub, cfg, code, stderr := parse(t, args)
 			if code != 0 {
 				t.Fatalf("exit code %d: %s", code, stderr)
+			}
+			if sub == "tfb" {
+				return // checked by techempower.Config.Check in parse
 			}
 			cfg.Defaults()
 			if err := cfg.Validate(); err != nil {
@@ -96,5 +117,32 @@ func TestFlagsAfterComparisons(t *testing.T) {
 		if code != 0 || sub != tt.sub || !reflect.DeepEqual(cfg.Comparisons, tt.comparisons) || cfg.Requests != tt.requests || cfg.Quick != tt.quick {
 			t.Errorf("%q: code %d (%s), sub %q, comparisons %q, -n %d, quick %v", tt.args, code, stderr, sub, cfg.Comparisons, cfg.Requests, cfg.Quick)
 		}
+	}
+}
+
+// TestTFBCommand parses bench tfb's flags and test types without running
+// it: the quick defaults, the apps, the types; an unknown type or app is
+// refused.
+func TestTFBCommand(t *testing.T) {
+	var got techempower.Config
+	tfbParsed = func(c techempower.Config) { got = c }
+	defer func() { tfbParsed = nil }()
+	var out, errOut bytes.Buffer
+	if code := run([]string{"tfb", "-quick", "-apps", "tfb-vireo,tfb-nethttp", "fortunes", "updates"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if got.Rounds != 1 || got.Duration != time.Second || !reflect.DeepEqual(got.Apps, []string{"tfb-vireo", "tfb-nethttp"}) ||
+		!reflect.DeepEqual(got.Types, []tfb.Type{tfb.Fortunes, tfb.Updates}) || !strings.HasSuffix(got.OutDir, "-tfb-quick") {
+		t.Errorf("parsed %+v", got)
+	}
+	if err := got.Check(); err != nil {
+		t.Error(err)
+	}
+	if code := run([]string{"tfb", "cached-queries"}, &out, &errOut); code != 2 {
+		t.Errorf("an unknown test type: exit %d", code)
+	}
+	got.Apps = []string{"tfb-iris"}
+	if err := got.Check(); err == nil {
+		t.Error("an unknown app passed Check")
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -101,8 +100,15 @@ type Endpoint struct {
 	// their value (the request ID, CORS and security headers).
 	RequireHeaders []string `json:"requireHeaders,omitempty"`
 
+	// RequestBodyFile, when set, is the file whose content is the body of
+	// every request of the comparison (the json comparison's POST).
+	RequestBodyFile string `json:"requestBodyFile,omitempty"`
+
 	// Body is the content of BodyFile, filled in by LoadContract.
 	Body []byte `json:"-"`
+	// RequestBody is the content of RequestBodyFile, filled in by
+	// LoadContract.
+	RequestBody []byte `json:"-"`
 }
 
 // Load is one load of a comparison with several (Endpoint.Loads).
@@ -192,6 +198,11 @@ func LoadContract(root string) (*Contract, error) {
 		if err != nil {
 			return nil, fmt.Errorf("benchtest: comparison %q: %w", name, err)
 		}
+		if ep.RequestBodyFile != "" {
+			if ep.RequestBody, err = os.ReadFile(filepath.Join(dir, ep.RequestBodyFile)); err != nil {
+				return nil, fmt.Errorf("benchtest: comparison %q: %w", name, err)
+			}
+		}
 		c.Comparisons[name] = ep
 	}
 	return &c, nil
@@ -238,6 +249,3 @@ func (c *Contract) Stack(app string) string {
 	}
 	return ""
 }
-
-// portString formats a port for the PORT environment variable.
-func portString(port int) string { return strconv.Itoa(port) }

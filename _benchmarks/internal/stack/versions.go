@@ -44,6 +44,7 @@ var frameworkModules = []string{
 	"github.com/flosch/pongo2/v6",
 	"github.com/gorilla/securecookie",
 	"github.com/codesenberg/bombardier",
+	"github.com/jackc/pgx/v5",
 }
 
 // GoBuildDeps returns the Go version and the framework module versions

@@ -74,11 +74,14 @@ type Pinning struct {
 
 // AppResult is one stack's results.
 type AppResult struct {
-	Name        string `json:"name"`
-	Label       string `json:"label"`
-	Stack       string `json:"stack"`
-	Runtime     string `json:"runtime,omitempty"`
-	LinesOfCode int    `json:"linesOfCode"`
+	Name    string `json:"name"`
+	Label   string `json:"label"`
+	Stack   string `json:"stack"`
+	Runtime string `json:"runtime,omitempty"`
+	// Deps are the versions of what the app links (Go: its frameworks and
+	// pgx, from the binary's build information).
+	Deps        map[string]string `json:"deps,omitempty"`
+	LinesOfCode int               `json:"linesOfCode"`
 	// Status is "" when measured, else "skipped: ..." or "failed: ...".
 	Status string `json:"status,omitempty"`
 	// Verify lists the verifier's findings (warnings when measured).
@@ -341,13 +344,18 @@ func (r *Report) markdown(charts map[tfb.Type]string) string {
 	fmt.Fprintf(&b, "%d interleaved rounds (a fresh PostgreSQL and app per round); each level %s after a %s primer and a %s warm-up; database pool %d per app, Node workers %d; verified first (query counts with %d clients). Started %s, finished %s.\n\n",
 		r.Rounds, r.Duration, r.Primer, r.Duration, r.Pool, r.Workers, r.VerifyConcurrency, r.Started.Format(time.RFC3339), r.Finished.Format(time.RFC3339))
 
-	b.WriteString("| stack | runtime | lines of code | status |\n|---|---|---:|---|\n")
+	b.WriteString("| stack | runtime | versions | lines of code | status |\n|---|---|---|---:|---|\n")
 	for _, a := range r.Apps {
 		status := a.Status
 		if status == "" {
 			status = "measured"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %s |\n", a.Label, a.Runtime, a.LinesOfCode, strings.ReplaceAll(status, "|", "\\|"))
+		var deps []string
+		for k, v := range a.Deps {
+			deps = append(deps, k+" "+v)
+		}
+		slices.Sort(deps)
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s |\n", a.Label, a.Runtime, strings.Join(deps, ", "), a.LinesOfCode, strings.ReplaceAll(status, "|", "\\|"))
 	}
 	b.WriteString("\n")
 	for _, t := range r.Types {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -80,42 +81,24 @@ func newSession(ctx context.Context, cfg *Config) (*session, error) {
 	return s, nil
 }
 
-// build builds a and sets its command; it returns the skip or failure
+// build builds a with its stack (internal/stack, as every comparison's
+// apps are built) and sets its command; it returns the skip or failure
 // reason, or "".
 func (s *session) build(ctx context.Context, a *app) string {
-	bin := filepath.Join(s.cfg.Root, "bin")
+	sa := &stack.App{Name: a.Name, StackName: a.Stack, Stack: stack.For(a.Stack), Dir: a.dir}
+	if why := sa.SkipReason(); why != "" {
+		return "skipped: " + why
+	}
+	if err := sa.Build(ctx, s.cfg.Root, stack.BuildOptions{NodeWorkers: s.cfg.Workers}); err != nil {
+		return "failed: build: " + lastLine([]byte(err.Error()))
+	}
+	a.argv, a.env, a.result.Deps = sa.Argv, sa.Env, sa.Deps
 	switch a.Stack {
-	case "go":
-		out := filepath.Join(bin, a.Name)
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", out, "./apps/"+a.Name)
-		cmd.Dir = s.cfg.Root
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Sprintf("failed: go build: %v: %s", err, lastLine(b))
-		}
-		a.argv = []string{out}
-		a.result.Runtime = runtimeVersion("go", "version")
-	case "node":
-		if _, err := exec.LookPath("node"); err != nil {
-			return "skipped: node not found"
-		}
-		if err := benchtest.NPMCI(ctx, a.dir); err != nil {
-			return "failed: " + lastLine([]byte(err.Error()))
-		}
-		a.argv = []string{"node", "server.js"}
-		a.env = []string{"NODE_ENV=production", "WORKERS=" + itoa(s.cfg.Workers)}
+	case stack.GoName:
+		a.result.Runtime = runtime.Version()
+	case stack.NodeName:
 		a.result.Runtime = "Node.js " + runtimeVersion("node", "--version")
-	case "dotnet":
-		if _, err := exec.LookPath("dotnet"); err != nil {
-			return "skipped: dotnet not found"
-		}
-		out := filepath.Join(bin, a.Name)
-		cmd := exec.CommandContext(ctx, "dotnet", "publish", "-c", "Release", "--nologo", "-o", out)
-		cmd.Dir = a.dir
-		cmd.Env = append(os.Environ(), "DOTNET_NOLOGO=1", "DOTNET_CLI_TELEMETRY_OPTOUT=1")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Sprintf("failed: dotnet publish: %v: %s", err, lastLine(b))
-		}
-		a.argv = []string{filepath.Join(out, a.Name)}
+	case stack.DotnetName:
 		a.result.Runtime = ".NET " + runtimeVersion("dotnet", "--version")
 	}
 	return ""

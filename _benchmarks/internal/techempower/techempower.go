@@ -146,6 +146,10 @@ type Config struct {
 	Log     io.Writer
 }
 
+// Check reports whether c would run: the directories given, every app and
+// type known, the CPU lists valid. It changes nothing in c.
+func (c Config) Check() error { return c.defaults() }
+
 func (c *Config) defaults() error {
 	if c.Root == "" || c.OutDir == "" {
 		return errors.New("techempower: Root and OutDir are required")

@@ -71,6 +71,9 @@ func TestFinish(t *testing.T) {
 // wrk (pipelined for plaintext), the report with its tables and charts.
 // It proves the pipeline works; its figures mean nothing.
 func TestRunShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end run skipped with -short")
+	}
 	testtool.Require(t, "wrk")
 	testtool.Require(t, "postgres", "postgresql")
 	root, err := benchtest.ModuleRoot()

@@ -42,7 +42,7 @@ import (
 // Type is one of TechEmpower's test types.
 type Type string
 
-// The six test types, in TechEmpower's order of a results page.
+// The six test types.
 const (
 	JSON      Type = "json"
 	DB        Type = "db"
@@ -52,7 +52,7 @@ const (
 	Plaintext Type = "plaintext"
 )
 
-// Types lists the six test types.
+// Types lists the six test types in the order a run measures them.
 var Types = []Type{Plaintext, JSON, DB, Queries, Fortunes, Updates}
 
 // Path returns the request path of t; for queries and updates it ends in
@@ -104,6 +104,7 @@ type Problem struct {
 	Detail   string
 }
 
+// String formats p as "severity: rule: detail (url)".
 func (p Problem) String() string {
 	return fmt.Sprintf("%s: %s: %s (%s)", p.Severity, p.Rule, p.Detail, p.URL)
 }
