@@ -198,7 +198,7 @@ validator_module() { (cd validator && go vet ./... && gotest -race -count=1 ./..
 example_api_server() { (cd _examples/api-server && go vet ./... && gotest -race -count=1 ./...); }
 
 # h2: Vireo's own HTTP/2 path; its tests run h2spec (go install) and curl.
-h2path() { (cd h2 && go vet ./... && gotest -race -count=1 ./... && go test -run '^$' -fuzz FuzzServeConn -fuzztime 20s .); }
+h2path() { (cd h2 && go vet ./... && gotest -race -count=1 ./... && go test -run '^$' -fuzz FuzzServeConn -fuzztime 10s -parallel 1 .); }
 
 example_observability() { (cd _examples/observability && go vet ./... && gotest -count=1 ./...); }
 

@@ -409,7 +409,8 @@ func (c *conn) onTrailers(st *stream, f *http2.MetaHeadersFrame) (http2.ErrCode,
 	}
 	tr := make(http.Header)
 	for _, hf := range f.RegularFields() {
-		tr.Add(http.CanonicalHeaderKey(hf.Name), hf.Value)
+		key := canonicalKey(hf.Name)
+		tr[key] = append(tr[key], hf.Value)
 	}
 	if st.contentLength >= 0 && st.received != st.contentLength {
 		c.resetStream(st.id, http2.ErrCodeProtocol)

@@ -1,0 +1,32 @@
+package h2_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/vireo-go/vireo/h2"
+)
+
+// Configure hands a server's HTTP/2 connections to Vireo's path; with core
+// it is app.ListenTLS(addr, certFile, keyFile, h2.MustNew().Configure).
+func ExampleServer_Configure() {
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "hello over "+r.Proto)
+	}))
+	ts.EnableHTTP2 = true
+	h2.MustNew(h2.WithMaxConcurrentStreams(100)).Configure(ts.Config)
+	ts.StartTLS()
+	defer ts.Close()
+
+	resp, err := ts.Client().Get(ts.URL)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	fmt.Println(resp.Proto, string(body))
+	// Output: HTTP/2.0 hello over HTTP/2.0
+}
