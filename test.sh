@@ -189,6 +189,17 @@ ratelimit_redis() { (cd middleware/ratelimit/redis && go vet ./... && gotest -ra
 
 example_cluster() { (cd _examples/cluster && go vet ./... && gotest_v -count=1 ./...); } # -v: the figures of the kill and the rolling restart
 
+# Issue 23: the go-playground adapter and the api-server example, each a
+# module of its own.
+validator_module() { (cd validator && go vet ./... && gotest -race -count=1 ./...); }
+
+example_api_server() { (cd _examples/api-server && go vet ./... && gotest -race -count=1 ./...); }
+
+# Issue 33: the RealWorld backend (its own module: sqlite, pgx, jwt); its
+# tests run on SQLite and on a PostgreSQL they start (Debian's postgresql,
+# installed through internal/testtool; required under CI=true).
+example_realworld() { (cd _examples/realworld && go vet ./... && gotest -count=1 -timeout 20m ./...); }
+
 example_sessions_redis() { (cd _examples/sessions-redis && go vet ./... && gotest -count=1 ./...); }
 
 otel() { (cd otelvireo && go vet ./... && gotest -race -count=1 ./...); }
@@ -216,6 +227,9 @@ step "sessions/redis (real redis-server, Redis Cluster, Sentinel)" sessions_redi
 step "middleware/ratelimit/redis (real redis-server)" ratelimit_redis redis-server
 step "examples: cluster (3 instances, nginx, redis-server)" example_cluster redis-server nginx
 step "examples: sessions-redis (real redis-server)" example_sessions_redis redis-server
+step "validator module (go-playground adapter)" validator_module
+step "examples: api-server (typed handlers, OpenAPI, every middleware)" example_api_server
+step "examples: realworld (RealWorld API on SQLite and PostgreSQL)" example_realworld
 step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)" otel
 step "examples: observability (OTLP collector stand-in, real Prometheus scraping)" example_observability
 step "benchmark suite: apps, runner, quick runs" benchmarks node=nodejs npm valgrind redis-server luajit

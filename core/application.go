@@ -71,6 +71,9 @@ type Application struct {
 	forms     formCodec
 	validator Validator // WithValidator; nil: no validation
 
+	openapi     openAPIState // WithOpenAPI and OpenAPI
+	openapiOnce sync.Once
+
 	serverMu   sync.Mutex
 	server     *http.Server
 	closed     bool // Shutdown was called
@@ -181,6 +184,9 @@ func (app *Application) tree(method string, create bool) *node {
 // once; calling it earlier surfaces errors at startup.
 func (app *Application) Build() error {
 	app.buildOnce.Do(func() {
+		if app.openapi.path != "" {
+			app.serveOpenAPI()
+		}
 		maxParams := 0
 		for _, rt := range app.routes {
 			var chain []Handler
@@ -208,6 +214,12 @@ func (app *Application) Build() error {
 			app.routerChain = append(append([]Handler(nil), app.routerMiddleware...), stateHandler(app.dispatch))
 		}
 		app.pool.New = func() any { return newContext(app, maxParams) }
+		if app.openapi.path != "" {
+			app.openapiOnce.Do(app.generateOpenAPI)
+			if app.openapi.err != nil {
+				app.recordError("", "", app.openapi.err)
+			}
+		}
 		app.buildErr = errors.Join(app.errs...)
 		app.failed = app.buildErr != nil
 		app.built.Store(true)

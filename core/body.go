@@ -86,6 +86,15 @@ func isJSON(contentType string) bool {
 }
 
 func (c *state) ReadJSON(v any) error {
+	if err := c.decodeJSON(v); err != nil {
+		return err
+	}
+	return c.Validate(v)
+}
+
+// decodeJSON is ReadJSON without the validation (typed handlers validate
+// once their parameters are set too).
+func (c *state) decodeJSON(v any) error {
 	if ct := c.request.Header.Get("Content-Type"); !isJSON(ct) {
 		return NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("request body must be JSON (Content-Type: application/json), got %q", ct))
 	}
@@ -99,7 +108,7 @@ func (c *state) ReadJSON(v any) error {
 	if err := json.Unmarshal(body, v); err != nil {
 		return jsonError(err)
 	}
-	return c.Validate(v)
+	return nil
 }
 
 // jsonError turns a json.Unmarshal error into a 400 naming the problem.
@@ -127,6 +136,15 @@ func jsonError(err error) *HTTPError {
 }
 
 func (c *state) ReadForm(v any) error {
+	if err := c.decodeForm(v); err != nil {
+		return err
+	}
+	return c.Validate(v)
+}
+
+// decodeForm is ReadForm without the validation (typed handlers validate
+// once their parameters are set too).
+func (c *state) decodeForm(v any) error {
 	r := c.request
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if hasBody(r) && ct != "application/x-www-form-urlencoded" && ct != "multipart/form-data" {
@@ -135,10 +153,7 @@ func (c *state) ReadForm(v any) error {
 	if err := c.parseForm(); err != nil {
 		return err
 	}
-	if err := c.app.forms.decode(r.Form, v); err != nil {
-		return err
-	}
-	return c.Validate(v)
+	return c.app.forms.decode(r.Form, v)
 }
 
 // hasBody reports whether r comes with a body (announced or chunked).

@@ -120,6 +120,18 @@
 // errors does not serve: Listen returns them, and ServeHTTP answers 500 and
 // logs them once.
 //
+// # Typed handlers and the OpenAPI document
+//
+// Get, Post, Put, Patch, Delete and HandleTyped register a
+// func(Context, In) (Out, error): In is bound from the request by struct
+// tags (path, query, header, cookie; the other fields from the JSON or form
+// body) and checked by the Validator, Out written as JSON with the route's
+// status (201 for POST, 204 for NoContent). The binding is planned at
+// registration; a request pays no reflection beyond encoding/json's.
+// WithOpenAPI serves, and OpenAPI returns, the OpenAPI 3.1 document of
+// every route, generated once at Build; RouteOptions (Summary, Errors,
+// Returns...) on the typed functions or Route.Describe add to it.
+//
 // # Configuration
 //
 // The whole framework is configured one way: functional options, WithX

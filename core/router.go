@@ -40,6 +40,9 @@ type Route struct {
 	maxParams int
 	params    []RouteParam // the pattern's parameters, set when it parses
 	err       error
+
+	doc    RouteDoc // what the OpenAPI document says of the route
+	hidden bool     // left out of the OpenAPI document (the document's own route)
 }
 
 // Params returns the parameters of the route's full pattern (group prefixes

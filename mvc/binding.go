@@ -17,11 +17,8 @@ package mvc
 
 import (
 	"context"
-	"fmt"
-	"mime"
 	"net/http"
 	"reflect"
-	"strings"
 
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/sessions"
@@ -55,10 +52,11 @@ const (
 
 // input is a classified method parameter or controller field.
 type input struct {
-	kind inputKind
-	typ  reflect.Type
-	back int         // inPath: position from the end of the route's parameters (1 is the last)
-	dep  *dependency // inDependency
+	kind   inputKind
+	typ    reflect.Type
+	back   int          // inPath: position from the end of the route's parameters (1 is the last)
+	dep    *dependency  // inDependency
+	binder *core.Binder // inBody, planned once the route exists
 	// session is the typed getter of inSession, for fast.go.
 	session func(ctx core.Context) (*sessions.Session, error)
 	get     func(ctx core.Context) (reflect.Value, error)
@@ -152,47 +150,49 @@ func isBodyType(t reflect.Type) bool {
 	return t.Kind() == reflect.Struct || t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct
 }
 
-// bodyInput returns the input reading the request body into a new value of
-// t (a struct or *struct): JSON for application/json, +json types and
-// requests without a Content-Type, the form reader for urlencoded and
-// multipart forms, 415 for anything else. Decoding errors are the core's
-// 400 and 413 HTTPErrors. For routes registered for every method (Any), a
-// request whose method carries no body gets the zero value.
-func bodyInput(t reflect.Type, anyMethod bool) *input {
+// bodyInput returns the input binding a new value of t (a struct or
+// *struct) from the request as core's typed handlers do (core.Binder):
+// fields tagged path, query, header or cookie from those, the others from
+// the body, JSON for application/json and +json types, a form for
+// urlencoded and multipart forms, 415 for anything else; then the
+// application's Validator checks it. Decoding errors are the core's 400,
+// 413 and 415 HTTPErrors. The binder is planned once the route exists
+// (planBody); for routes registered for every method (Any), a request
+// whose method carries no body leaves the body fields zero.
+func bodyInput(t reflect.Type) *input {
 	elem, ptr := t, false
 	if t.Kind() == reflect.Pointer {
 		elem, ptr = t.Elem(), true
 	}
-	return &input{kind: inBody, typ: t, get: func(ctx core.Context) (reflect.Value, error) {
+	in := &input{kind: inBody, typ: t}
+	in.get = func(ctx core.Context) (reflect.Value, error) {
 		v := reflect.New(elem)
-		if !anyMethod || bodyMethod(ctx.Method()) {
-			if err := readBody(ctx, v.Interface()); err != nil {
-				return reflect.Value{}, err
-			}
+		if err := in.binder.Bind(ctx, v.Interface()); err != nil {
+			return reflect.Value{}, err
 		}
 		if ptr {
 			return v, nil
 		}
 		return v.Elem(), nil
-	}}
+	}
+	return in
 }
 
-// readBody decodes the request body into dst by its Content-Type.
-func readBody(ctx core.Context, dst any) error {
-	ct := ctx.RequestHeader("Content-Type")
-	if ct == "" {
-		return ctx.ReadJSON(dst)
+// bodyStruct returns the struct type a body input binds.
+func (in *input) bodyStruct() reflect.Type {
+	if in.typ.Kind() == reflect.Pointer {
+		return in.typ.Elem()
 	}
-	mt, _, err := mime.ParseMediaType(ct)
+	return in.typ
+}
+
+// planBody plans the binder of a body input for a route of method with
+// params.
+func (in *input) planBody(method string, params []core.RouteParam) error {
+	b, err := core.NewBinder(in.bodyStruct(), method, params)
 	if err != nil {
-		return core.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("malformed Content-Type %q", ct))
+		return err
 	}
-	switch {
-	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
-		return ctx.ReadJSON(dst)
-	case mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data":
-		return ctx.ReadForm(dst)
-	}
-	return core.NewHTTPError(http.StatusUnsupportedMediaType,
-		fmt.Sprintf("unsupported Content-Type %q: send JSON or a form", mt))
+	in.binder = b
+	return nil
 }

@@ -27,6 +27,7 @@ package mvc
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"reflect"
 	"strconv"
 	"strings"
@@ -211,7 +212,7 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 				c.fail(m.Name, httpMethod, "", fmt.Errorf("parameter %d: no dependency of type %s registered (request bodies bind only on POST, PUT, PATCH and Any)", i+1, t))
 				return
 			}
-			ins = append(ins, bodyInput(t, anyMethod))
+			ins = append(ins, bodyInput(t))
 			continue
 		}
 		c.fail(m.Name, httpMethod, "", fmt.Errorf("parameter %d: no dependency of type %s registered", i+1, t))
@@ -242,6 +243,7 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 	} else {
 		routes = []*core.Route{c.router.Handle(httpMethod, pattern, handlers...)}
 	}
+	planned := false
 	for _, rt := range routes {
 		if err := rt.Err(); err != nil {
 			// core recorded it already; Register returns it too.
@@ -252,6 +254,23 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 			c.fail(m.Name, rt.Method, rt.Pattern, fmt.Errorf("%d path parameters but the route has %d", len(pathIns), n))
 			continue
 		}
+		if !planned { // Any's routes share the handler and their parameters
+			planned = true
+			planMethod := httpMethod
+			if anyMethod {
+				planMethod = http.MethodPost
+			}
+			for _, in := range ins {
+				if in.kind != inBody {
+					continue
+				}
+				if err := in.planBody(planMethod, rt.Params()); err != nil {
+					c.fail(m.Name, rt.Method, rt.Pattern, err)
+					return
+				}
+			}
+		}
+		rt.Describe(describeMethod(c.name[strings.LastIndexByte(c.name, '.')+1:]+"."+m.Name, rt.Method, ins, ft))
 		c.routes = append(c.routes, rt)
 		c.routeMethods = append(c.routeMethods, m.Name)
 	}

@@ -2,23 +2,31 @@
 // middleware package, all at once, and a fixed contract that can be checked
 // from outside:
 //
-//	GET  /healthz      200 "ok"
-//	GET  /api/items    200, a JSON array of the items (50 to start with)
-//	POST /api/items    {"name": string, 1-64 characters, "price": number > 0}
-//	                   201 with the item; 400 {"errors": {"field": "reason"}};
-//	                   413 for a body over 1 MiB
-//	GET  /api/slow     sleeps 2 s under a 500 ms timeout: 503
-//	GET  /admin        basic auth, user admin, password $ADMIN_PASSWORD
-//	                   (default "secret"); 401 with WWW-Authenticate without
+//	GET  /healthz         200 "ok"
+//	GET  /openapi.json    the OpenAPI 3.1 document of the routes below
+//	GET  /api/items       200, a JSON array of the items (50 to start with)
+//	GET  /api/items/{id}  200 with the item, 404 when there is none
+//	POST /api/items       {"name": string, 1-64 characters, "price": number > 0}
+//	                      201 with the item; 400 {"errors": {"field": "reason"}};
+//	                      413 for a body over 1 MiB, 415 for one that is not JSON
+//	GET  /api/slow        sleeps 2 s under a 500 ms timeout: 503
+//	GET  /admin           basic auth, user admin, password $ADMIN_PASSWORD
+//	                      (default "secret"); 401 with WWW-Authenticate without
 //
-// and on every response: an X-Request-ID (the client's, when it sends a
+// The /api routes are typed handlers: their inputs are bound from the path
+// and the body and checked by validate tags (the validator module, which
+// is why this example is a module of its own), their outputs written as
+// JSON, and all of it described in the document.
+//
+// On every response: an X-Request-ID (the client's, when it sends a
 // sane one), security headers, CORS for http://localhost:3000 only, a rate
 // limit of $RATE_LIMIT requests a second per client IP (default 100, burst
 // equal; 429 beyond, with Retry-After), and gzip, br or zstd compression as
 // the client accepts.
 //
-//	go run ./_examples/api-server
+//	cd _examples/api-server && go run .
 //	curl -i --compressed http://127.0.0.1:8080/api/items
+//	curl -s http://127.0.0.1:8080/openapi.json
 //	curl -i -H 'Content-Type: application/json' -d '{"name":"","price":0}' http://127.0.0.1:8080/api/items
 //	curl -i -u admin:secret http://127.0.0.1:8080/admin
 package main
@@ -33,11 +41,11 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/vireo-go/vireo"
-	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/middleware"
+	"github.com/vireo-go/vireo/openapi"
+	"github.com/vireo-go/vireo/validator"
 )
 
 // config is what the environment can change.
@@ -70,38 +78,17 @@ type Item struct {
 	Price float64 `json:"price"`
 }
 
-// newItem is the body of POST /api/items. Its Validate method is called
-// by ReadJSON through the application's validator.
+// newItem is the body of POST /api/items, checked by its validate tags
+// (the validator module) and described by them in the document.
 type newItem struct {
-	Name  string  `json:"name"`
-	Price float64 `json:"price"`
+	Name  string  `json:"name" validate:"required,max=64"`
+	Price float64 `json:"price" validate:"gt=0"`
 }
 
-// Validate reports each bad field and why.
-func (in *newItem) Validate() error {
-	errs := map[string]string{}
-	switch n := utf8.RuneCountInString(in.Name); {
-	case n == 0:
-		errs["name"] = "required"
-	case n > 64:
-		errs["name"] = "must be at most 64 characters"
-	}
-	if !(in.Price > 0) {
-		errs["price"] = "must be greater than 0"
-	}
-	if len(errs) > 0 {
-		return &core.ValidationError{Fields: errs}
-	}
-	return nil
+// itemID is the input of the routes of one item.
+type itemID struct {
+	ID int `path:"id"`
 }
-
-// validator calls the Validate method of the values that have one.
-var validator = core.ValidatorFunc(func(v any) error {
-	if s, ok := v.(interface{ Validate() error }); ok {
-		return s.Validate()
-	}
-	return nil
-})
 
 // store keeps the items in memory.
 type store struct {
@@ -123,6 +110,15 @@ func (s *store) list() []Item {
 	return append([]Item(nil), s.items...)
 }
 
+func (s *store) get(id int) (Item, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id < 1 || id > len(s.items) {
+		return Item{}, false
+	}
+	return s.items[id-1], true
+}
+
 func (s *store) add(in newItem) Item {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -138,7 +134,12 @@ func newApp(cfg config) *vireo.Application {
 	app := vireo.New(
 		vireo.WithLogger(logger),
 		vireo.WithBodyLimit(1<<20), // 1 MiB: larger bodies get 413
-		core.WithValidator(validator),
+		vireo.WithValidator(validator.MustNew()),
+		vireo.WithOpenAPI("", openapi.Info{
+			Title: "api-server", Version: "1.0.0",
+			Description: "The JSON API of Vireo's api-server example.",
+			License:     &openapi.License{Name: "MIT", Identifier: "MIT"},
+		}),
 	)
 
 	// Router-level middleware runs for every request, unmatched ones and
@@ -160,33 +161,40 @@ func newApp(cfg config) *vireo.Application {
 		middleware.MustRateLimit(middleware.WithRate(float64(cfg.rateLimit), cfg.rateLimit)),
 	)
 
-	app.Get("/healthz", func(ctx vireo.Context) { ctx.Text("ok") })
+	app.Get("/healthz", func(ctx vireo.Context) { ctx.Text("ok") }).
+		Describe(vireo.Summary("Liveness"), vireo.Returns(http.StatusOK, ""))
 
+	// Typed handlers: the input is bound and validated, the output written
+	// as JSON, and both are described in /openapi.json.
 	items := newStore()
 	api := app.Group("/api")
-	api.Get("/items", func(ctx vireo.Context) { ctx.JSON(items.list()) })
-	api.Post("/items", func(ctx vireo.Context) {
-		var in newItem
-		if err := ctx.ReadJSON(&in); err != nil {
-			ctx.StopWithError(err) // 400 with the field errors, 413, 415...
-			return
+	vireo.Get(api, "/items", func(ctx vireo.Context, _ struct{}) ([]Item, error) {
+		return items.list(), nil
+	}, vireo.Summary("List the items"), vireo.Tags("items"))
+	vireo.Get(api, "/items/{id:int}", func(ctx vireo.Context, in itemID) (Item, error) {
+		it, ok := items.get(in.ID)
+		if !ok {
+			return Item{}, vireo.NewHTTPError(http.StatusNotFound, "no item "+strconv.Itoa(in.ID))
 		}
+		return it, nil
+	}, vireo.Summary("Get an item"), vireo.Tags("items"), vireo.Errors(http.StatusNotFound))
+	vireo.Post(api, "/items", func(ctx vireo.Context, in newItem) (Item, error) {
 		it := items.add(in)
 		ctx.SetResponseHeader("Location", "/api/items/"+strconv.Itoa(it.ID))
-		ctx.SetStatus(http.StatusCreated)
-		ctx.JSON(it)
-	})
+		return it, nil // 201, the default of a typed POST
+	}, vireo.Summary("Add an item"), vireo.Description("The name is 1 to 64 characters, the price above 0."), vireo.Tags("items"))
 	// The handler overruns its deadline: the client gets 503 at 500 ms,
 	// and what the handler writes when it wakes up is refused.
 	api.Get("/slow", middleware.MustTimeout(500*time.Millisecond), func(ctx vireo.Context) {
 		time.Sleep(2 * time.Second)
 		ctx.Text("too late")
-	})
+	}).Describe(vireo.Summary("Always times out"), vireo.Errors(http.StatusServiceUnavailable))
 
 	app.Get("/admin",
 		middleware.MustBasicAuth(middleware.WithRealm("api-server admin"),
 			middleware.WithUsers(map[string]string{"admin": cfg.adminPassword})),
-		func(ctx vireo.Context) { ctx.Text("welcome, " + middleware.BasicAuthUser(ctx)) })
+		func(ctx vireo.Context) { ctx.Text("welcome, " + middleware.BasicAuthUser(ctx)) }).
+		Describe(vireo.Summary("Admin area (basic auth)"), vireo.Returns(http.StatusOK, ""), vireo.Errors(http.StatusUnauthorized))
 	return app
 }
 

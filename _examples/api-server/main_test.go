@@ -99,8 +99,14 @@ func TestContract(t *testing.T) {
 		{name: "create", call: call{method: "POST", path: "/api/items", body: `{"name":"pen","price":1.5}`, header: json1},
 			status: 201, body: `{"id":51,"name":"pen","price":1.5}`, header: map[string]string{"Location": "/api/items/51"}},
 		{name: "invalid", call: call{method: "POST", path: "/api/items", body: `{"name":"","price":0}`, header: jsonAPI},
-			status: 400, contains: `"errors":{"name":"required","price":"must be greater than 0"}`,
+			status: 400, contains: `"errors":{"name":"is required","price":"must be greater than 0"}`,
 			header: map[string]string{"Content-Type": "application/problem+json; charset=utf-8"}},
+		{name: "get one", call: call{path: "/api/items/7"}, status: 200, body: `{"id":7,"name":"item 7","price":7.99}`},
+		{name: "get none", call: call{path: "/api/items/999"}, status: 404, contains: "no item 999"},
+		{name: "not a number", call: call{path: "/api/items/x"}, status: 404},
+		{name: "form body", call: call{method: "POST", path: "/api/items", body: `name=pen&price=2`, header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}},
+			status: 201, contains: `"name":"pen"`},
+		{name: "text body refused", call: call{method: "POST", path: "/api/items", body: `pen`, header: map[string]string{"Content-Type": "text/plain"}}, status: 415},
 		{name: "name too long", call: call{method: "POST", path: "/api/items", body: `{"name":"` + strings.Repeat("é", 65) + `","price":2}`, header: json1},
 			status: 400, body: `Bad Request: invalid input: name: must be at most 64 characters`},
 		{name: "not JSON", call: call{method: "POST", path: "/api/items", body: `{"name":`, header: json1}, status: 400},
@@ -132,6 +138,9 @@ func TestContract(t *testing.T) {
 			}
 			if tt.body != "" && strings.TrimSpace(string(body)) != tt.body {
 				t.Errorf("body %.200s, want %s", body, tt.body)
+			}
+			if tt.contains != "" && !strings.Contains(string(body), tt.contains) {
+				t.Errorf("body %.200s, want it to contain %s", body, tt.contains)
 			}
 			for k, v := range tt.header {
 				if got := res.Header.Get(k); got != v {

@@ -25,6 +25,9 @@
 //	BooksController.Post         POST /books
 //	BooksController.DeleteBy     DELETE /books/{param1:int}
 //	BooksController.Search       GET /books/search (explicit)
+//
+// and GET /openapi.json, the OpenAPI 3.1 document of these routes, each
+// described from its method's signature.
 package main
 
 import (
@@ -34,12 +37,15 @@ import (
 
 	"github.com/vireo-go/vireo"
 	"github.com/vireo-go/vireo/mvc"
+	"github.com/vireo-go/vireo/openapi"
 )
 
 // newApp builds the application over repo; main serves it and the test
 // drives it through httptest.
 func newApp(repo *BookRepository, adminToken string) *vireo.Application {
-	app := vireo.New()
+	// The OpenAPI document of the controllers' routes, at /openapi.json.
+	app := vireo.New(vireo.WithOpenAPI("", openapi.Info{Title: "mvc-basic", Version: "1.0.0",
+		License: &openapi.License{Name: "MIT", Identifier: "MIT"}}))
 
 	m := mvc.New(app.Router)
 	// Values are injected by type (an interface field gets a registered

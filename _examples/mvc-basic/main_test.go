@@ -43,6 +43,7 @@ func TestRoutesFromNames(t *testing.T) {
 		"GET /books/author/{param1}",
 		"GET /books/search",
 		"GET /books/{param1:int}",
+		"GET /openapi.json",
 		"GET /ping",
 		"GET /{param1}",
 		"POST /books",

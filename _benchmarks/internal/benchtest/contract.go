@@ -101,8 +101,15 @@ type Endpoint struct {
 	// their value (the request ID, CORS and security headers).
 	RequireHeaders []string `json:"requireHeaders,omitempty"`
 
+	// RequestBodyFile, when set, is the file whose content is the body of
+	// every request of the comparison (the json comparison's POST).
+	RequestBodyFile string `json:"requestBodyFile,omitempty"`
+
 	// Body is the content of BodyFile, filled in by LoadContract.
 	Body []byte `json:"-"`
+	// RequestBody is the content of RequestBodyFile, filled in by
+	// LoadContract.
+	RequestBody []byte `json:"-"`
 }
 
 // Load is one load of a comparison with several (Endpoint.Loads).
@@ -191,6 +198,11 @@ func LoadContract(root string) (*Contract, error) {
 		ep.Body, err = os.ReadFile(filepath.Join(dir, ep.BodyFile))
 		if err != nil {
 			return nil, fmt.Errorf("benchtest: comparison %q: %w", name, err)
+		}
+		if ep.RequestBodyFile != "" {
+			if ep.RequestBody, err = os.ReadFile(filepath.Join(dir, ep.RequestBodyFile)); err != nil {
+				return nil, fmt.Errorf("benchtest: comparison %q: %w", name, err)
+			}
 		}
 		c.Comparisons[name] = ep
 	}

@@ -30,7 +30,11 @@ func Verify(client *http.Client, baseURL string, ep Endpoint) error {
 // cookies the response set, so a caller can send a session cookie back. A
 // Set-Cookie header is only required when the request has no cookie.
 func VerifyWithCookies(client *http.Client, baseURL string, ep Endpoint, cookies []*http.Cookie) ([]*http.Cookie, error) {
-	req, err := http.NewRequest(ep.Method, strings.TrimSuffix(baseURL, "/")+ep.Path, nil)
+	var reqBody io.Reader
+	if ep.RequestBody != nil {
+		reqBody = bytes.NewReader(ep.RequestBody)
+	}
+	req, err := http.NewRequest(ep.Method, strings.TrimSuffix(baseURL, "/")+ep.Path, reqBody)
 	if err != nil {
 		return nil, err
 	}

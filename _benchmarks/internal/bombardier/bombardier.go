@@ -152,6 +152,10 @@ type Options struct {
 	Duration time.Duration
 	Timeout  time.Duration
 	Headers  []string // "Key: Value"
+	// Method and Body, when set, are the requests' method (-m) and body
+	// (-b); the default is GET without a body.
+	Method string
+	Body   []byte
 	// Rate, when positive, limits the load to that many requests per
 	// second over all connections (-r); zero sends as fast as the server
 	// answers.
@@ -189,6 +193,12 @@ func (o Options) Args() ([]string, error) {
 	}
 	for _, h := range o.Headers {
 		args = append(args, "-H", h)
+	}
+	if o.Method != "" {
+		args = append(args, "-m", o.Method)
+	}
+	if o.Body != nil {
+		args = append(args, "-b", string(o.Body))
 	}
 	return append(args, "-l", "-o", "json", "-p", "r", o.URL), nil
 }

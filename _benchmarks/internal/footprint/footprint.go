@@ -331,7 +331,7 @@ func (fm *footprinter) measureApp(ctx context.Context, p *runner.Planned, fa *fp
 	// Warm-up with the comparison's load: its rate estimates the throughput.
 	mem := proc.NewMemSampler(fa.Proc.Pid())
 	mem.Start(proc.SampleInterval)
-	rep, err := fm.run(ctx, fa.Proc.URL()+p.Ep.Path, load.Options{Connections: p.Connections,
+	rep, err := fm.run(ctx, p.Ep, fa.Proc.URL()+p.Ep.Path, load.Options{Connections: p.Connections,
 		Duration: max(s.Cfg.Warmup, time.Second), Timeout: s.Cfg.Timeout})
 	mem.Stop()
 	if err != nil || rep.Req2xx == 0 {
@@ -343,7 +343,7 @@ func (fm *footprinter) measureApp(ctx context.Context, p *runner.Planned, fa *fp
 
 	opts := load.Options{Connections: fm.settings.LowConnections,
 		Duration: p.Duration, Timeout: s.Cfg.Timeout}
-	rep, err = fm.run(ctx, fa.Proc.URL()+p.Ep.Path, opts)
+	rep, err = fm.run(ctx, p.Ep, fa.Proc.URL()+p.Ep.Path, opts)
 	if err != nil || rep.Req2xx == 0 {
 		return fm.failed(ctx, fa, fmt.Sprintf("-c %d run failed", opts.Connections), err, rep)
 	}
@@ -369,13 +369,13 @@ func (fm *footprinter) fixedRate(ctx context.Context, p *runner.Planned, fa *fpA
 		return nil
 	}
 	url := fa.Proc.URL() + p.Ep.Path
-	if rep, err := fm.run(ctx, url, load.Options{Connections: p.Connections, Duration: max(s.Cfg.Rewarm, time.Second),
+	if rep, err := fm.run(ctx, p.Ep, url, load.Options{Connections: p.Connections, Duration: max(s.Cfg.Rewarm, time.Second),
 		Timeout: s.Cfg.Timeout}); err != nil || rep.Req2xx == 0 {
 		_, err := fm.failed(ctx, fa, "re-warm failed", err, rep)
 		return err
 	}
 	opts := load.Options{Connections: p.Connections, Duration: p.Duration, Timeout: s.Cfg.Timeout, Rate: rate}
-	rep, err := fm.run(ctx, url, opts)
+	rep, err := fm.run(ctx, p.Ep, url, opts)
 	if err != nil || rep.Req2xx == 0 {
 		_, err := fm.failed(ctx, fa, fmt.Sprintf("fixed-rate run (-r %d) failed", rate), err, rep)
 		return err
@@ -387,9 +387,15 @@ func (fm *footprinter) fixedRate(ctx context.Context, p *runner.Planned, fa *fpA
 	return nil
 }
 
-// run loads url with bombardier and returns its result.
-func (fm *footprinter) run(ctx context.Context, url string, o load.Options) (*bombardier.Result, error) {
-	res, err := fm.s.Bombardier().Run(ctx, load.Target{URL: url}, o)
+// run loads url with ep's request (bombardier) and returns its result.
+// A request with a body carries the comparison's headers (its
+// Content-Type); others are sent bare, as they always were here.
+func (fm *footprinter) run(ctx context.Context, ep benchtest.Endpoint, url string, o load.Options) (*bombardier.Result, error) {
+	t := load.Target{URL: url, Method: ep.Method, Body: ep.RequestBody}
+	if ep.RequestBody != nil {
+		t.Headers = ep.Headers
+	}
+	res, err := fm.s.Bombardier().Run(ctx, t, o)
 	return res.Bombardier, err
 }
 
@@ -489,9 +495,19 @@ func poll(ctx context.Context, url string, ep benchtest.Endpoint, interval time.
 	defer client.CloseIdleConnections()
 	var last error
 	for {
-		req, err := http.NewRequestWithContext(ctx, ep.Method, url, nil)
+		var body io.Reader
+		if ep.RequestBody != nil {
+			body = bytes.NewReader(ep.RequestBody)
+		}
+		req, err := http.NewRequestWithContext(ctx, ep.Method, url, body)
 		if err != nil {
 			return pollResult{err: err}
+		}
+		if body != nil { // the body's Content-Type; other headers (Accept-Encoding) would change the answer compared
+			for _, h := range ep.Headers {
+				k, v, _ := strings.Cut(h, ":")
+				req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+			}
 		}
 		resp, err := client.Do(req)
 		if err == nil {

@@ -324,7 +324,7 @@ func (cg *counter) load(ctx context.Context, p *runner.Planned, lv *runner.Live,
 	if n <= 0 {
 		return report.Load{}, nil
 	}
-	t := load.Target{URL: lv.Proc.URL() + p.Ep.Path, Headers: lv.Headers, Protocol: p.Protocol}
+	t := load.Target{URL: lv.Proc.URL() + p.Ep.Path, Headers: lv.Headers, Protocol: p.Protocol, Method: p.Ep.Method, Body: p.Ep.RequestBody}
 	res, err := cg.s.Generator(p).Run(ctx, t, load.Options{Connections: p.Connections, Streams: p.Streams, Requests: n, Timeout: cg.s.Cfg.Timeout})
 	if err != nil {
 		return res, err

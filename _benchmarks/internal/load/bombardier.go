@@ -52,7 +52,7 @@ func (b *Bombardier) Run(ctx context.Context, t Target, o Options) (report.Load,
 		return report.Load{}, fmt.Errorf("load: bombardier speaks HTTP/1.1, not %s", t.Protocol)
 	}
 	args, err := bombardier.Options{URL: t.URL, Connections: o.Connections, Requests: o.Requests, Duration: o.Duration,
-		Timeout: o.Timeout, Headers: t.Headers, Rate: o.Rate}.Args()
+		Timeout: o.Timeout, Headers: t.Headers, Rate: o.Rate, Method: t.Method, Body: t.Body}.Args()
 	if err != nil {
 		return report.Load{}, err
 	}

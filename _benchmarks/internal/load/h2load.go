@@ -63,6 +63,9 @@ func (h *H2load) Prepare(ctx context.Context, _ string) (string, error) {
 // negotiated protocol is not t.Protocol is an error: its figures would
 // measure another protocol than the comparison's.
 func (h *H2load) Run(ctx context.Context, t Target, o Options) (report.Load, error) {
+	if t.Body != nil || t.Method != "" && t.Method != "GET" {
+		return report.Load{}, fmt.Errorf("load: the h2load runs send GET requests without a body, not %s with one", t.Method)
+	}
 	if h.bin == "" {
 		return report.Load{}, errors.New("load: h2load was not prepared")
 	}

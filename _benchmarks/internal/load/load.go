@@ -42,6 +42,10 @@ type Target struct {
 	// Protocol is the protocol the run must use: "h2", "http/1.1", or ""
 	// for the generator's default (bombardier: HTTP/1.1 without TLS).
 	Protocol string
+	// Method and Body, when set, are the requests' method and body (the
+	// json comparison's POST); the default is GET without a body.
+	Method string
+	Body   []byte
 }
 
 // Options are the load of one run.

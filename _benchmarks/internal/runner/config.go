@@ -42,7 +42,7 @@ const (
 )
 
 // Comparisons is the order comparisons run and appear in the report.
-var Comparisons = []string{"simple", "mvc", "templates", "sessions", "sessions-redis", "middleware", "otel", "h2"}
+var Comparisons = []string{"simple", "mvc", "templates", "sessions", "sessions-redis", "middleware", "otel", "h2", "json"}
 
 // Config is everything a run needs to know.
 type Config struct {

@@ -85,7 +85,7 @@ func TestMakePlan(t *testing.T) {
 		}
 	}
 	want := []string{"simple", "mvc", "templates", "sessions-cookie-less", "sessions-cookie-keeping",
-		"sessions-redis-cookie-less", "sessions-redis-cookie-keeping", "middleware", "otel", "h2-h1-tls", "h2-m1", "h2-m16"}
+		"sessions-redis-cookie-less", "sessions-redis-cookie-keeping", "middleware", "otel", "h2-h1-tls", "h2-m1", "h2-m16", "json"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Errorf("plan %v, want %v", keys, want)
 	}

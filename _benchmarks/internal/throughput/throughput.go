@@ -168,7 +168,7 @@ func (s *meter) start(ctx context.Context, p *runner.Planned, lv *runner.Live, p
 
 // target is what p's load of lv requests.
 func target(p *runner.Planned, lv *runner.Live) load.Target {
-	return load.Target{URL: lv.Proc.URL() + p.Ep.Path, Headers: lv.Headers, Protocol: p.Protocol}
+	return load.Target{URL: lv.Proc.URL() + p.Ep.Path, Headers: lv.Headers, Protocol: p.Protocol, Method: p.Ep.Method, Body: p.Ep.RequestBody}
 }
 
 // warm loads lv for d with p's generator without recording the figures; a

@@ -1,0 +1,27 @@
+module github.com/vireo-go/vireo/_examples/api-server
+
+go 1.26.0
+
+replace github.com/vireo-go/vireo => ../../
+
+replace github.com/vireo-go/vireo/validator => ../../validator
+
+require (
+	github.com/andybalholm/brotli v1.1.0
+	github.com/klauspost/compress v1.17.9
+	github.com/vireo-go/vireo v0.0.0
+	github.com/vireo-go/vireo/validator v0.0.0
+)
+
+require (
+	github.com/gabriel-vasile/mimetype v1.4.16 // indirect
+	github.com/go-playground/locales v0.14.2 // indirect
+	github.com/go-playground/universal-translator v0.18.2 // indirect
+	github.com/go-playground/validator/v10 v10.30.6 // indirect
+	github.com/leodido/go-urn v1.5.0 // indirect
+	github.com/valyala/bytebufferpool v1.0.0 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/time v0.12.0 // indirect
+)
