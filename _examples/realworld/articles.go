@@ -83,22 +83,29 @@ type slugInput struct {
 	Slug string `path:"slug" doc:"Slug of the article"`
 }
 
+// NewArticle is the body of a new article.
+type NewArticle struct {
+	Title       string   `json:"title" validate:"required,max=256"`
+	Description string   `json:"description" validate:"required,max=1024"`
+	Body        string   `json:"body" validate:"required"`
+	TagList     []string `json:"tagList" validate:"max=32,dive,required,max=64"`
+}
+
 type newArticleInput struct {
-	Article struct {
-		Title       string   `json:"title" validate:"required,max=256"`
-		Description string   `json:"description" validate:"required,max=1024"`
-		Body        string   `json:"body" validate:"required"`
-		TagList     []string `json:"tagList" validate:"max=32,dive,required,max=64"`
-	} `json:"article"`
+	Article NewArticle `json:"article"`
+}
+
+// UpdateArticle is the body of an update of an article: the fields to
+// change.
+type UpdateArticle struct {
+	Title       *string `json:"title" validate:"omitnil,min=1,max=256"`
+	Description *string `json:"description" validate:"omitnil,min=1,max=1024"`
+	Body        *string `json:"body" validate:"omitnil,min=1"`
 }
 
 type updateArticleInput struct {
-	Slug    string `path:"slug" doc:"Slug of the article to update"`
-	Article struct {
-		Title       *string `json:"title" validate:"omitnil,min=1,max=256"`
-		Description *string `json:"description" validate:"omitnil,min=1,max=1024"`
-		Body        *string `json:"body" validate:"omitnil,min=1"`
-	} `json:"article"`
+	Slug    string        `path:"slug" doc:"Slug of the article to update"`
+	Article UpdateArticle `json:"article"`
 }
 
 func (s *server) registerArticles(authed, optional *vireo.Router) {

@@ -33,11 +33,14 @@ type CommentsResponse struct {
 	Comments []Comment `json:"comments"`
 }
 
+// NewComment is the body of a new comment.
+type NewComment struct {
+	Body string `json:"body" validate:"required,max=65536"`
+}
+
 type newCommentInput struct {
-	Slug    string `path:"slug" doc:"Slug of the article that you want to create a comment for"`
-	Comment struct {
-		Body string `json:"body" validate:"required,max=65536"`
-	} `json:"comment"`
+	Slug    string     `path:"slug" doc:"Slug of the article that you want to create a comment for"`
+	Comment NewComment `json:"comment"`
 }
 
 type commentInput struct {

@@ -35,29 +35,39 @@ type UserResponse struct {
 	User User `json:"user"`
 }
 
+// NewUser is the body of a registration.
+type NewUser struct {
+	Username string `json:"username" validate:"required,max=64"`
+	Email    string `json:"email" validate:"required,email,max=254"`
+	Password string `json:"password" validate:"required,min=8,max=72"`
+}
+
 type registerInput struct {
-	User struct {
-		Username string `json:"username" validate:"required,max=64"`
-		Email    string `json:"email" validate:"required,email,max=254"`
-		Password string `json:"password" validate:"required,min=8,max=72"`
-	} `json:"user"`
+	User NewUser `json:"user"`
+}
+
+// LoginUser is the body of a login.
+type LoginUser struct {
+	Email    string `json:"email" validate:"required"`
+	Password string `json:"password" validate:"required"`
 }
 
 type loginInput struct {
-	User struct {
-		Email    string `json:"email" validate:"required"`
-		Password string `json:"password" validate:"required"`
-	} `json:"user"`
+	User LoginUser `json:"user"`
+}
+
+// UpdateUser is the body of an update of the current user: the fields to
+// change.
+type UpdateUser struct {
+	Email    *string `json:"email" validate:"omitnil,email,max=254"`
+	Username *string `json:"username" validate:"omitnil,min=1,max=64"`
+	Password *string `json:"password" validate:"omitnil,min=8,max=72"`
+	Bio      *string `json:"bio" validate:"omitnil,max=4096"`
+	Image    *string `json:"image" validate:"omitnil,max=2048"`
 }
 
 type updateUserInput struct {
-	User struct {
-		Email    *string `json:"email" validate:"omitnil,email,max=254"`
-		Username *string `json:"username" validate:"omitnil,min=1,max=64"`
-		Password *string `json:"password" validate:"omitnil,min=8,max=72"`
-		Bio      *string `json:"bio" validate:"omitnil,max=4096"`
-		Image    *string `json:"image" validate:"omitnil,max=2048"`
-	} `json:"user"`
+	User UpdateUser `json:"user"`
 }
 
 // a bcrypt hash compared when the email is unknown, so that login takes
