@@ -26,12 +26,12 @@ func eachDB(t *testing.T, fn func(t *testing.T, c *client)) {
 
 // client drives one application.
 type client struct {
-	t   *testing.T
+	t   testing.TB
 	app http.Handler
 	db  *DB
 }
 
-func newClient(t *testing.T, url string) *client {
+func newClient(t testing.TB, url string) *client {
 	t.Helper()
 	db, err := openDB(url)
 	if err != nil {
@@ -140,7 +140,7 @@ func get(v any, path string) (any, bool) {
 	return v, true
 }
 
-func str(t *testing.T, body map[string]any, path string) string {
+func str(t testing.TB, body map[string]any, path string) string {
 	t.Helper()
 	v, ok := get(body, path)
 	s, isStr := v.(string)
