@@ -189,12 +189,6 @@ ratelimit_redis() { (cd middleware/ratelimit/redis && go vet ./... && gotest -ra
 
 example_cluster() { (cd _examples/cluster && go vet ./... && gotest_v -count=1 ./...); } # -v: the figures of the kill and the rolling restart
 
-# Issue 23: the go-playground adapter and the api-server example, each a
-# module of its own.
-validator_module() { (cd validator && go vet ./... && gotest -race -count=1 ./...); }
-
-example_api_server() { (cd _examples/api-server && go vet ./... && gotest -race -count=1 ./...); }
-
 # Issue 33: the RealWorld backend (its own module: sqlite, pgx, jwt); its
 # tests run on SQLite and on a PostgreSQL they start (Debian's postgresql,
 # installed through internal/testtool; required under CI=true).
@@ -203,6 +197,10 @@ example_realworld() { (cd _examples/realworld && go vet ./... && gotest -count=1
 example_sessions_redis() { (cd _examples/sessions-redis && go vet ./... && gotest -count=1 ./...); }
 
 otel() { (cd otelvireo && go vet ./... && gotest -race -count=1 ./...); }
+# Issue 23: the validator module, and the api-server example (its own module: it imports validator;
+# its OpenAPI test installs @redocly/cli, swagger-parser and Ajv with npm ci in internal/openapicheck).
+validator_module() { (cd validator && go vet ./... && gotest -race -count=1 ./...); }
+example_api_server() { (cd _examples/api-server && go vet ./... && gotest -race -count=1 ./...); }
 
 example_observability() { (cd _examples/observability && go vet ./... && gotest -count=1 ./...); }
 
@@ -227,10 +225,10 @@ step "sessions/redis (real redis-server, Redis Cluster, Sentinel)" sessions_redi
 step "middleware/ratelimit/redis (real redis-server)" ratelimit_redis redis-server
 step "examples: cluster (3 instances, nginx, redis-server)" example_cluster redis-server nginx
 step "examples: sessions-redis (real redis-server)" example_sessions_redis redis-server
-step "validator module (go-playground adapter)" validator_module
-step "examples: api-server (typed handlers, OpenAPI, every middleware)" example_api_server
 step "examples: realworld (RealWorld API on SQLite and PostgreSQL)" example_realworld
 step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)" otel
+step "validator module (go-playground/validator)" validator_module
+step "examples: api-server (typed handlers, OpenAPI checked by npm validators)" example_api_server node=nodejs npm
 step "examples: observability (OTLP collector stand-in, real Prometheus scraping)" example_observability
 step "benchmark suite: apps, runner, quick runs" benchmarks node=nodejs npm valgrind redis-server luajit
 step "browser test of mvc-todo (headless chromium)" browser chromium

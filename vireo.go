@@ -25,6 +25,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"time"
 
@@ -62,6 +63,11 @@ type (
 	// TrailingSlash is the policy for paths that differ from a route only
 	// by a trailing slash.
 	TrailingSlash = core.TrailingSlash
+	// DataRate is a minimum data rate with a grace period, for request
+	// bodies and responses.
+	DataRate = core.DataRate
+	// UploadLimits bounds the multipart forms the Context parses.
+	UploadLimits = core.UploadLimits
 	// ViewEngine is the template engine interface Context.View renders
 	// through; the view package's engines implement it.
 	ViewEngine = core.ViewEngine
@@ -123,12 +129,16 @@ const (
 	DefaultBodyLimit = core.DefaultBodyLimit
 	// DefaultReadHeaderTimeout bounds the time to read a request's headers.
 	DefaultReadHeaderTimeout = core.DefaultReadHeaderTimeout
-	// DefaultReadTimeout bounds the time to read a whole request, body
-	// included.
-	DefaultReadTimeout = core.DefaultReadTimeout
-	// DefaultWriteTimeout bounds the handler and the writing of its
-	// response.
-	DefaultWriteTimeout = core.DefaultWriteTimeout
+	// DefaultMinBytesPerSecond is the default minimum rate of request
+	// bodies and of responses that can block, after DefaultDataRateGrace.
+	DefaultMinBytesPerSecond = core.DefaultMinBytesPerSecond
+	// DefaultDataRateGrace is the grace period of the default data rates.
+	DefaultDataRateGrace = core.DefaultDataRateGrace
+	// DefaultUploadMemory is how much of a multipart form's files is held
+	// in memory before temporary files.
+	DefaultUploadMemory = core.DefaultUploadMemory
+	// DefaultUploadParts is the most parts a multipart form may have.
+	DefaultUploadParts = core.DefaultUploadParts
 	// DefaultIdleTimeout bounds the wait for the next request on a
 	// keep-alive connection.
 	DefaultIdleTimeout = core.DefaultIdleTimeout
@@ -209,10 +219,34 @@ func WithLogger(l *slog.Logger) Option { return core.WithLogger(l) }
 // accept; larger bodies get 413.
 func WithBodyLimit(n int64) Option { return core.WithBodyLimit(n) }
 
-// WithWriteTimeout sets the write deadline of responses that can block (a
-// body past 64 KiB, a stream, a file), from the write that arms it (default
-// DefaultWriteTimeout; 0: none).
-func WithWriteTimeout(d time.Duration) Option { return core.WithWriteTimeout(d) }
+// WithMinRequestBodyRate sets the minimum rate at which request bodies
+// must arrive (default DefaultMinBytesPerSecond after
+// DefaultDataRateGrace; the zero DataRate: none).
+func WithMinRequestBodyRate(r DataRate) Option { return core.WithMinRequestBodyRate(r) }
+
+// WithMinResponseRate sets the minimum rate at which clients must take
+// responses that can block (default DefaultMinBytesPerSecond after
+// DefaultDataRateGrace; the zero DataRate: none).
+func WithMinResponseRate(r DataRate) Option { return core.WithMinResponseRate(r) }
+
+// WithUploadLimits sets the limits of multipart forms (memory, file size,
+// parts); the total is the body limit.
+func WithUploadLimits(l UploadLimits) Option { return core.WithUploadLimits(l) }
+
+// SaveFile copies an uploaded file to dst, a path the server chooses.
+func SaveFile(fh *multipart.FileHeader, dst string) error { return core.SaveFile(fh, dst) }
+
+// BodyLimit returns middleware setting the body limit of the routes it is
+// installed on (0: none).
+func BodyLimit(n int64) Handler { return core.BodyLimit(n) }
+
+// MinRequestBodyRate returns middleware setting the minimum request body
+// rate of the routes it is installed on.
+func MinRequestBodyRate(r DataRate) Handler { return core.MinRequestBodyRate(r) }
+
+// MinResponseRate returns middleware setting the minimum response rate of
+// the routes it is installed on.
+func MinResponseRate(r DataRate) Handler { return core.MinResponseRate(r) }
 
 // WithTrailingSlash sets the trailing-slash policy (default RedirectSlash).
 func WithTrailingSlash(policy TrailingSlash) Option { return core.WithTrailingSlash(policy) }

@@ -58,7 +58,9 @@ type Application struct {
 	// configuration, set by Options
 	logger          *slog.Logger
 	bodyLimit       int64
-	writeTimeout    time.Duration
+	uploads         UploadLimits // WithUploadLimits
+	readRate        DataRate     // WithMinRequestBodyRate
+	writeRate       DataRate     // WithMinResponseRate
 	trailingSlash   TrailingSlash
 	pathValues      bool
 	errorDetails    bool
@@ -112,7 +114,9 @@ func New(opts ...Option) *Application {
 	app := &Application{
 		logger:          slog.Default(),
 		bodyLimit:       DefaultBodyLimit,
-		writeTimeout:    DefaultWriteTimeout,
+		uploads:         UploadLimits{Memory: DefaultUploadMemory, Parts: DefaultUploadParts},
+		readRate:        defaultDataRate,
+		writeRate:       defaultDataRate,
 		startupOut:      os.Stdout,
 		shutdownTimeout: 15 * time.Second,
 		shutdown:        make(chan struct{}),
@@ -276,6 +280,9 @@ func (app *Application) done(c *state) {
 		}
 	}
 	c.runDone()
+	if c.writer.deadline == deadlineArmed {
+		c.writer.armDeadline(0) // net/http flushes the end of the response after this
+	}
 	app.recycle(c)
 }
 

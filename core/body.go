@@ -1,19 +1,34 @@
 // Request bodies.
 //
-// Every body reader goes through http.MaxBytesReader with the application's
-// limit, so a client cannot make the server buffer an unbounded body. Errors
-// are HTTPErrors a handler can pass straight to StopWithError: 413 when the
-// limit is exceeded, 415 for a body of the wrong media type, 400 with the
-// reason for malformed input.
+// Every request body is wrapped, at reset, in a bodyReader that bounds it
+// by size (the body limit, WithBodyLimit) and by data rate (the minimum
+// request body rate, WithMinRequestBodyRate; see deadline.go), so a client
+// can neither make the server buffer an unbounded body nor hold a handler
+// by trickling one. Errors are HTTPErrors a handler can pass straight to
+// StopWithError: 413 when the limit is exceeded, 408 when the body arrives
+// too slowly, 415 for a body of the wrong media type, 400 with the reason
+// for malformed input.
 //
-// Memory: ReadBody and ReadJSON read the body into one buffer. When the
-// request announces its Content-Length the buffer is allocated once at that
-// size (a length over the limit is refused before anything is read), so a
-// JSON document costs its own size plus what it decodes to, at most about
-// twice the body for text-heavy documents; a body of unknown length grows
-// its buffer as io.ReadAll does. json.Unmarshal then decodes from that
-// buffer without copying it again (a json.Decoder would keep its own,
-// doubling, copy).
+// Early answers. A request whose Content-Length is over the limit is
+// refused at its first read, before a byte of the body is read, with 413
+// and Connection: close, so a client that sent Expect: 100-continue never
+// gets the 100 and never sends the body. The wrapper is put on the
+// server's own http.Request, and net/http looks at that request's Body
+// after the handler to decide whether to read the rest of an unread body,
+// to close the connection or to send 100 Continue; so at the end of the
+// request the server's body goes back in place, and a handler that
+// ignores the body is answered at once, as on plain net/http. BodyLimit
+// sets a route's limit, as middleware.
+//
+// Memory: ReadBody and ReadJSON read the body into chunks allocated as
+// data arrives, 16 KiB first, then each as large as the bytes received
+// before it, never past the announced Content-Length (a length over the
+// limit is refused before anything is read), and then into one buffer of
+// the body's size. A client that announces 4 MiB and sends one byte costs
+// 16 KiB, not 4 MiB: memory follows the bytes received, at most twice
+// them. A JSON document then costs about twice its size plus what it
+// decodes to; json.Unmarshal decodes from that buffer without copying it
+// again (a json.Decoder would keep its own, doubling, copy).
 
 package core
 
@@ -29,13 +44,134 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
-func (c *state) limitBody() {
-	if !c.bodyLimited && c.request.Body != nil && c.app.bodyLimit > 0 {
-		c.request.Body = http.MaxBytesReader(c.out, c.request.Body, c.app.bodyLimit)
-		c.bodyLimited = true
+// bodyReader bounds a request body by size and data rate. One is made per
+// request with a body (a handler may keep Request().Body past its request;
+// a pooled reader would then read the next request's body).
+type bodyReader struct {
+	r      io.ReadCloser            // the server's body
+	h      http.Header              // the server's response header, for Connection: close
+	length int64                    // the announced Content-Length, -1 when unknown
+	rc     *http.ResponseController // the server's writer, for read deadlines
+	limit  int64                    // 0: none
+	read   int64                    // bytes returned so far
+	rate   DataRate                 // the minimum rate; zero: none
+	spent  time.Duration            // time spent waiting in Read, the rate's clock
+	eof    bool
+	err    error // sticky: the limit or rate error
+}
+
+// Read reads from the body within the limit and the rate. The rate's
+// clock runs only while a Read waits: time a handler spends between reads
+// is not the client's fault.
+func (b *bodyReader) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
 	}
+	if b.limit > 0 && b.length > b.limit {
+		// Refused before a byte is read: net/http sends no 100 Continue.
+		return 0, b.refuse()
+	}
+	if b.limit > 0 && int64(len(p)) > b.limit-b.read+1 {
+		p = p[:b.limit-b.read+1] // one byte past the limit tells it is exceeded
+	}
+	var start time.Time
+	if b.rate.BytesPerSecond > 0 && !b.eof {
+		start = time.Now()
+		_ = b.rc.SetReadDeadline(start.Add(b.rate.allowance(b.read) - b.spent))
+	}
+	n, err := b.r.Read(p)
+	if !start.IsZero() {
+		b.spent += time.Since(start)
+		if err == io.EOF {
+			// net/http starts reading the connection in the background at
+			// the end of the body; a deadline left behind would end it.
+			_ = b.rc.SetReadDeadline(time.Time{})
+		} else if err != nil && isTimeout(err) {
+			b.err = &slowBodyError{rate: b.rate.BytesPerSecond}
+			return n, b.err
+		}
+	}
+	if err == io.EOF {
+		b.eof = true
+	}
+	b.read += int64(n)
+	if b.limit > 0 && b.read > b.limit {
+		n -= int(b.read - b.limit)
+		b.read = b.limit
+		return n, b.refuse()
+	}
+	return n, err
+}
+
+// refuse makes the body fail for its size from now on; the connection
+// closes after the answer, since the rest of the body is not read.
+func (b *bodyReader) refuse() error {
+	b.h.Set("Connection", "close")
+	b.err = &http.MaxBytesError{Limit: b.limit}
+	return b.err
+}
+
+// Close closes the server's body.
+func (b *bodyReader) Close() error { return b.r.Close() }
+
+// isTimeout reports whether err is a deadline's.
+func isTimeout(err error) bool {
+	var te interface{ Timeout() bool }
+	return errors.As(err, &te) && te.Timeout()
+}
+
+// slowBodyError is the error of a body that arrived below the minimum rate.
+type slowBodyError struct{ rate int64 }
+
+func (e *slowBodyError) Error() string {
+	return fmt.Sprintf("request body arrived slower than %d bytes/s", e.rate)
+}
+
+// limitBody puts a bodyReader on the request's body, once.
+func (c *state) limitBody() {
+	r := c.request
+	if c.body != nil || r.Body == nil || r.Body == http.NoBody || (c.bodyLimit <= 0 && c.readRate.BytesPerSecond <= 0) {
+		return
+	}
+	c.body = &bodyReader{r: r.Body, rc: http.NewResponseController(c.writer.w), h: c.writer.w.Header(),
+		length: r.ContentLength, limit: c.bodyLimit, rate: c.readRate}
+	c.bodyReq = r
+	r.Body = c.body
+	c.writer.body = c.body
+}
+
+// restoreBody gives the server's request its own body back (see the file
+// comment) and, when the body was not read to its end, bounds the time
+// net/http may spend reading what is left of it.
+func (c *state) restoreBody() {
+	b := c.body
+	c.bodyReq.Body = b.r
+	if !b.eof && b.rate.BytesPerSecond > 0 {
+		_ = b.rc.SetReadDeadline(time.Now().Add(b.rate.Grace))
+	}
+	c.body, c.bodyReq = nil, nil
+}
+
+// BodyLimit returns middleware that sets the body limit of the routes it
+// is installed on, in place of WithBodyLimit's: a larger one for an
+// upload, a smaller one for a small JSON API. 0 means no limit; a
+// negative size panics.
+func BodyLimit(n int64) Handler {
+	if n < 0 {
+		panic(fmt.Sprintf("vireo: BodyLimit: negative size %d", n))
+	}
+	return stateHandler(func(c *state, ctx Context) {
+		c.bodyLimit = n
+		if c.body != nil {
+			c.body.limit = n
+		} else {
+			c.limitBody()
+		}
+		c.next(ctx)
+	})
 }
 
 // bodyError classifies a read error: 413 for the size limit, else 400.
@@ -43,6 +179,10 @@ func bodyError(err error, what string) *HTTPError {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
 		return &HTTPError{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body larger than %d bytes", mbe.Limit)}
+	}
+	var sbe *slowBodyError
+	if errors.As(err, &sbe) {
+		return &HTTPError{Code: http.StatusRequestTimeout, Message: sbe.Error()}
 	}
 	return &HTTPError{Code: http.StatusBadRequest, Message: what + ": " + err.Error(), Err: err}
 }
@@ -57,25 +197,66 @@ func (c *state) readAll(what string) ([]byte, error) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
-	// The announced length sizes the buffer only under a limit: without one
-	// a client could make the server allocate whatever it announces.
-	if n, limit := r.ContentLength, c.app.bodyLimit; n > 0 && limit > 0 {
-		if n > limit {
-			return nil, &HTTPError{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body larger than %d bytes", limit)}
-		}
-		c.limitBody()
-		b := make([]byte, n)
-		if _, err := io.ReadFull(r.Body, b); err != nil {
-			return nil, bodyError(err, what)
-		}
-		return b, nil
-	}
-	c.limitBody()
-	b, err := io.ReadAll(r.Body)
+	c.limitBody() // refuses a Content-Length over the limit before reading
+	b, err := readGrowing(r.Body, r.ContentLength)
 	if err != nil {
 		return nil, bodyError(err, what)
 	}
 	return b, nil
+}
+
+// firstBodyChunk is the most a body read allocates before data arrives.
+const firstBodyChunk = 16 << 10
+
+// readGrowing reads r to its end. Data goes into chunks, the first of
+// firstBodyChunk bytes (or the announced length n when smaller), each next
+// one as large as all before it, so a chunk is allocated only once the
+// bytes before it have arrived, and never past the announced length. A
+// body that fits its first chunk is returned as it is; a longer one is
+// copied once into a buffer of its exact size, so the peak is twice the
+// bytes received: a client pays for what it sends, not for what it
+// announces.
+func readGrowing(r io.Reader, n int64) ([]byte, error) {
+	size := int64(firstBodyChunk)
+	if n > 0 && n < size {
+		size = n
+	}
+	var full [][]byte // the filled chunks before cur
+	var total int64   // their bytes
+	cur := make([]byte, 0, size)
+	for {
+		if len(cur) == cap(cur) {
+			full = append(full, cur)
+			total += int64(len(cur))
+			next := total
+			if n > total && next > n-total {
+				next = n - total
+			}
+			if n > 0 && total >= n {
+				next = 512 // the announced length is in: only the end may follow
+			}
+			cur = make([]byte, 0, next)
+		}
+		m, err := r.Read(cur[len(cur):cap(cur)])
+		cur = cur[:len(cur)+m]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(full) == 0 {
+		return cur, nil
+	}
+	if len(cur) == 0 && len(full) == 1 {
+		return full[0], nil
+	}
+	b := make([]byte, 0, total+int64(len(cur)))
+	for _, c := range full {
+		b = append(b, c...)
+	}
+	return append(b, cur...), nil
 }
 
 // isJSON reports whether the media type of contentType is application/json
@@ -169,7 +350,7 @@ func (c *state) parseForm() error {
 	r := c.request
 	var err error
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "multipart/form-data" {
-		limit := c.app.bodyLimit
+		limit := c.bodyLimit
 		if limit <= 0 {
 			limit = DefaultBodyLimit
 		}

@@ -45,12 +45,15 @@ type state struct {
 	route    *Route
 	err      error
 
-	query       url.Values // parsed lazily by Query
-	bodyLimited bool
-	viewLayout  string
-	viewData    map[string]any
-	errorFired  bool
-	doneHooks   []DoneHook // OnDone; run by Application.done
+	query      url.Values    // parsed lazily by Query
+	body       *bodyReader   // the request body's wrapper (body.go); nil: none
+	bodyReq    *http.Request // the request body was put on, given back its body at release
+	bodyLimit  int64         // the application's or the route's
+	readRate   DataRate      // the minimum request body rate; see deadline.go
+	viewLayout string
+	viewData   map[string]any
+	errorFired bool
+	doneHooks  []DoneHook // OnDone; run by Application.done
 
 	// Handles. gen is the generation of the live handles: release adds
 	// one, so every handle made before fails. pins counts handle calls in
@@ -77,12 +80,13 @@ func (c *state) handle() Context { return Context{s: c, gen: c.gen.Load()} }
 // already cleared (see release), so reset only sets what the request brings.
 func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 	c.writer.reset(w)
-	c.writer.writeTimeout = c.app.writeTimeout
+	c.writer.rate = c.app.writeRate
 	c.out = &c.writer
 	c.request = r
 	c.index = -1
 	if r.Body != nil && r.Body != http.NoBody {
-		c.limitBody() // WithBodyLimit bounds Request().Body too, not only the readers
+		c.bodyLimit, c.readRate = c.app.bodyLimit, c.app.readRate
+		c.limitBody() // the limit and the rate bound Request().Body too, not only the readers
 	}
 }
 
@@ -104,8 +108,15 @@ func (c *state) release() (reusable bool) {
 	if c.pins.Load() != 0 && !c.drain() {
 		return false
 	}
+	if c.request.MultipartForm != nil {
+		c.removeUploads()
+	}
+	if c.bodyReq != nil {
+		c.restoreBody()
+	}
 	c.request = nil
 	c.writer.w = nil
+	c.writer.body = nil
 	if len(c.writer.hooks) > 0 || c.writer.refused != nil {
 		c.writer.dropHooks()
 	}
@@ -118,7 +129,7 @@ func (c *state) release() (reusable bool) {
 	c.route = nil
 	c.err = nil
 	c.query = nil
-	c.bodyLimited = false
+	c.body = nil
 	c.viewLayout = ""
 	if c.viewDataShared {
 		c.viewData = nil

@@ -74,16 +74,38 @@
 // # Server defaults
 //
 // Listen and Serve run a net/http Server with ReadHeaderTimeout 10s,
-// ReadTimeout 60s (the whole request, body included), IdleTimeout 120s and
-// MaxHeaderBytes 1 MiB (the Default* constants); a configure func passed to
-// Listen changes any of them. Responses that can block (a body past 64 KiB,
-// a flushed stream, a file) get a 60s write deadline from the write that
-// armed it (WithWriteTimeout), whatever server runs the application. A
-// handler moves its own connection's deadlines with http.ResponseController
-// (streams, large uploads). The Context's body readers accept at most
-// DefaultBodyLimit bytes, 4 MiB (WithBodyLimit), and ReadJSON only a body
-// sent as JSON (Content-Type application/json or +json), which a
-// cross-site HTML form cannot send.
+// IdleTimeout 120s and MaxHeaderBytes 1 MiB (the Default* constants); a
+// configure func passed to Listen changes any of them. The request body
+// and the response are bounded by data rate, not by one deadline each
+// (http.Server's ReadTimeout and WriteTimeout stay zero): a body must
+// arrive, and a response that can block (a body past 64 KiB, a flushed
+// stream, a file) must be taken, at 240 bytes/s or more after a grace
+// period of 5 s, Kestrel's defaults (DefaultMinBytesPerSecond,
+// DefaultDataRateGrace; WithMinRequestBodyRate, WithMinResponseRate, and
+// per route the MinRequestBodyRate and MinResponseRate middleware). One
+// deadline for the whole request cut a 100 MB upload over a 1 MB/s link
+// and a large download read steadily, yet let a client trickling a byte a
+// second hold its connection for a minute and a stalled reader of a stream
+// hold its handler for ever; a rate cuts the latter within seconds and
+// never the former. A body below the rate fails with 408.
+//
+// The Context's body readers accept at most DefaultBodyLimit bytes, 4 MiB
+// (WithBodyLimit), and ReadJSON only a body sent as JSON (Content-Type
+// application/json or +json), which a cross-site HTML form cannot send;
+// the BodyLimit middleware sets a route's limit. A request whose
+// Content-Length is over the limit gets 413 with Connection: close at the
+// first read of its body, before a byte of it is read and without 100
+// Continue, so the client does not upload a body that would be refused; a
+// handler that ignores a body is answered at once, as on plain net/http. ReadBody and ReadJSON grow their buffer as the body arrives
+// instead of allocating the announced length, so announcing 4 MiB and
+// sending a byte costs kilobytes.
+//
+// Uploads (MultipartForm, FormFile, SaveFile) keep the body limit as their
+// total, hold at most 8 MiB of file data in memory (DefaultUploadMemory;
+// the rest goes to temporary files, removed when the request ends), accept
+// files up to the body limit and at most 100 parts (DefaultUploadParts):
+// WithUploadLimits changes them, BodyLimit raises a route's total. An
+// upload route names its files itself; the client's file name is data.
 //
 // # Errors
 //

@@ -134,7 +134,7 @@ func (c *state) adopt(outer *state) {
 	c.values.entries = append(c.values.entries[:0], outer.values.entries...)
 	c.handlers, c.index, c.route = outer.handlers, outer.index, outer.route
 	c.query = outer.query
-	c.bodyLimited = outer.bodyLimited
+	c.body, c.bodyLimit, c.readRate = outer.body, outer.bodyLimit, outer.readRate // outer gives the body back
 	c.viewLayout = outer.viewLayout
 	if len(outer.viewData) > 0 {
 		if c.viewData == nil {
@@ -144,8 +144,8 @@ func (c *state) adopt(outer *state) {
 			c.viewData[k] = v
 		}
 	}
-	c.writer.reset(outer.out) // replaced by the middleware's writer in next
-	c.writer.writeTimeout = 0 // the outer writer arms the connection's deadline
+	c.writer.reset(outer.out)  // replaced by the middleware's writer in next
+	c.writer.rate = DataRate{} // the outer writer arms the connection's deadline
 	c.out = &c.writer
 }
 

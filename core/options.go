@@ -60,22 +60,6 @@ func WithBodyLimit(n int64) Option {
 	}
 }
 
-// WithWriteTimeout sets how long a response that can block (a body past
-// 64 KiB, a flushed stream, a file) may take to be written, from the write
-// that armed it (default DefaultWriteTimeout); 0 sets no deadline. It
-// applies whatever server runs the application, and a handler can move its
-// own deadline with http.ResponseController. A negative duration is a
-// registration error.
-func WithWriteTimeout(d time.Duration) Option {
-	return func(app *Application) {
-		if d < 0 {
-			app.recordError("", "", fmt.Errorf("WithWriteTimeout: negative duration %v", d))
-			return
-		}
-		app.writeTimeout = d
-	}
-}
-
 // WithTrailingSlash sets the trailing-slash policy.
 func WithTrailingSlash(policy TrailingSlash) Option {
 	return func(app *Application) { app.trailingSlash = policy }

@@ -24,7 +24,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"time"
 )
 
 // ErrHijacked is returned by writes after the connection was hijacked.
@@ -46,8 +45,10 @@ type responseWriter struct {
 	hooks       []BeforeWriteHook // run once before the status goes out
 	refused     error             // a hook's error: the handler's writes are dropped
 
-	writeTimeout time.Duration // the application's; see deadline.go
-	deadline     uint8         // deadlineNone, deadlineArmed or deadlineHandler
+	rate     DataRate    // the minimum rate of writes that can block; see deadline.go
+	deadline uint8       // deadlineNone, deadlineArmed or deadlineHandler
+	flushed  int64       // size at the last Flush
+	body     *bodyReader // the request's body, whose rate a handler's read deadline replaces
 }
 
 // BeforeWriteHook is called by the response writer once per response, just
@@ -101,6 +102,8 @@ func (rw *responseWriter) reset(w http.ResponseWriter) {
 	rw.wroteHeader = false
 	rw.hijacked = false
 	rw.deadline = deadlineNone
+	rw.flushed = 0
+	rw.body = nil
 	if len(rw.hooks) > 0 || rw.refused != nil {
 		rw.dropHooks()
 	}
@@ -156,7 +159,7 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 		return 0, rw.refused
 	}
 	if rw.size+int64(len(p)) > writeDeadlineAfter {
-		rw.armDeadline()
+		rw.armDeadline(int64(len(p)))
 	}
 	n, err := rw.w.Write(p)
 	rw.size += int64(n)
@@ -176,7 +179,7 @@ func (rw *responseWriter) WriteString(s string) (int, error) {
 		return 0, rw.refused
 	}
 	if rw.size+int64(len(s)) > writeDeadlineAfter {
-		rw.armDeadline()
+		rw.armDeadline(int64(len(s)))
 	}
 	n, err := io.WriteString(rw.w, s)
 	rw.size += int64(n)
@@ -194,16 +197,27 @@ func (rw *responseWriter) ReadFrom(r io.Reader) (int64, error) {
 	if rw.writeHeaderNow(); rw.refused != nil {
 		return 0, rw.refused
 	}
-	rw.armDeadline()
-	var n int64
-	var err error
-	if rf, ok := rw.w.(io.ReaderFrom); ok {
-		n, err = rf.ReadFrom(r)
-	} else {
-		n, err = io.Copy(writerOnly{rw.w}, r)
+	// The file goes out in chunks, each under its own deadline; a chunk of
+	// an *os.File still goes through sendfile (io.LimitedReader).
+	rf, _ := rw.w.(io.ReaderFrom)
+	var total int64
+	chunk := &io.LimitedReader{R: r}
+	for {
+		rw.armDeadline(fileChunk)
+		chunk.N = fileChunk
+		var n int64
+		var err error
+		if rf != nil {
+			n, err = rf.ReadFrom(chunk)
+		} else {
+			n, err = io.Copy(writerOnly{rw.w}, chunk)
+		}
+		total += n
+		rw.size += n
+		if err != nil || n < fileChunk {
+			return total, err
+		}
 	}
-	rw.size += n
-	return n, err
 }
 
 // writerOnly hides a writer's ReadFrom so io.Copy cannot recurse into it.
@@ -225,7 +239,8 @@ func (rw *responseWriter) FlushError() error {
 	if rw.writeHeaderNow(); rw.refused != nil {
 		return rw.refused
 	}
-	rw.armDeadline()
+	rw.armDeadline(rw.size - rw.flushed)
+	rw.flushed = rw.size
 	return http.NewResponseController(rw.w).Flush()
 }
 

@@ -2,17 +2,19 @@
 //
 // Listen runs a net/http Server with defaults that are safe to expose:
 // a ReadHeaderTimeout so a client trickling its headers cannot hold a
-// connection (slowloris), a ReadTimeout so one trickling its body (or
-// announcing a Content-Length it never sends) cannot either, an IdleTimeout
-// for keep-alive connections and a bound on header size. The write deadline
-// is the application's, armed only for responses that can block (see
-// WithWriteTimeout), so that a client that stops reading cannot hold a
-// response; http.Server's WriteTimeout, which arms a timer for every
-// request, is left at zero. A handler that needs longer (an upload,
-// server-sent events) moves its own deadlines with http.ResponseController,
-// which reaches the connection through the Context's writer. On SIGINT or SIGTERM, or when Shutdown is called, the
-// server stops accepting, in-flight requests finish (up to the shutdown
-// timeout) and the OnShutdown hooks run; Listen returns after all of that.
+// connection (slowloris), an IdleTimeout for keep-alive connections and a
+// bound on header size. Bodies and responses are bounded by data rate
+// instead of by one deadline (see deadline.go, WithMinRequestBodyRate and
+// WithMinResponseRate): a client that trickles its body, announces a
+// Content-Length it never sends or stops reading is cut after the grace
+// period, and a large upload or download over a slow, steady link is not.
+// So http.Server's ReadTimeout and WriteTimeout, which would cut the
+// latter, are left at zero. A route that needs other rates (an upload from
+// slow devices, a stream) gets them with the MinRequestBodyRate and
+// MinResponseRate middleware. On SIGINT or SIGTERM, or when Shutdown is
+// called, the server stops accepting, in-flight requests finish (up to the
+// shutdown timeout) and the OnShutdown hooks run; Listen returns after all
+// of that.
 
 package core
 
@@ -30,24 +32,11 @@ import (
 )
 
 // Server defaults applied by Listen and Serve before the configure funcs.
-//
-// DefaultReadTimeout bounds reading a whole request, body included, from
-// its first byte (http.Server.ReadTimeout); DefaultWriteTimeout bounds the
-// writing of a response that can block, from the write that armed it
-// (WithWriteTimeout). One minute each lets a body of the default limit
-// arrive over a slow mobile link and a large file reach a slow client, and
-// frees a connection held by a client that trickles its body at a byte a
-// second or stops reading the response. A handler that needs longer calls
-//
-//	rc := http.NewResponseController(ctx.ResponseWriter())
-//	rc.SetReadDeadline(time.Now().Add(10 * time.Minute))  // a large upload
-//	rc.SetWriteDeadline(time.Time{})                      // a stream: no deadline
-//
-// or a configure func given to Listen changes the server's.
+// The request body and the response are bounded by data rate
+// (DefaultMinBytesPerSecond after DefaultDataRateGrace), not by
+// http.Server's ReadTimeout and WriteTimeout, which stay zero.
 const (
 	DefaultReadHeaderTimeout = 10 * time.Second
-	DefaultReadTimeout       = 60 * time.Second
-	DefaultWriteTimeout      = 60 * time.Second
 	DefaultIdleTimeout       = 120 * time.Second
 	DefaultMaxHeaderBytes    = 1 << 20
 )
@@ -87,7 +76,6 @@ func (app *Application) serve(ln net.Listener, scheme string, configure []func(*
 	srv := &http.Server{
 		Handler:           app,
 		ReadHeaderTimeout: DefaultReadHeaderTimeout,
-		ReadTimeout:       DefaultReadTimeout,
 		IdleTimeout:       DefaultIdleTimeout,
 		MaxHeaderBytes:    DefaultMaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(app.logger.Handler(), slog.LevelWarn),

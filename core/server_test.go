@@ -161,17 +161,20 @@ func TestServerDefaults(t *testing.T) {
 	if got.ReadHeaderTimeout != DefaultReadHeaderTimeout || got.IdleTimeout != DefaultIdleTimeout || got.MaxHeaderBytes != DefaultMaxHeaderBytes {
 		t.Fatalf("defaults not applied: %+v", got)
 	}
-	// Issue 12 item 4: a body has a deadline too, and so has the response.
-	if got.ReadTimeout != DefaultReadTimeout || got.ReadTimeout <= 0 || app.writeTimeout != DefaultWriteTimeout || app.writeTimeout <= 0 {
-		t.Fatalf("no body deadlines: ReadTimeout %v, write timeout %v", got.ReadTimeout, app.writeTimeout)
+	// Issue 12 item 4, issue 22 item 5: a body and a response are bounded,
+	// by rate, not by one deadline for the whole request.
+	if got.ReadTimeout != 0 || got.WriteTimeout != 0 || app.readRate != defaultDataRate || app.writeRate != defaultDataRate ||
+		defaultDataRate.BytesPerSecond != 240 || defaultDataRate.Grace != 5*time.Second {
+		t.Fatalf("body and response bounds: ReadTimeout %v, WriteTimeout %v, rates %+v %+v", got.ReadTimeout, got.WriteTimeout, app.readRate, app.writeRate)
 	}
 }
 
 // TestBodyDeadline checks that a request announcing more body than it
-// sends is answered when the read deadline passes, instead of holding the
-// connection forever, and that a handler can extend its deadlines.
+// sends is answered 408 when it falls behind the minimum rate, instead of
+// holding the connection forever, and that a handler can set its own
+// deadlines instead.
 func TestBodyDeadline(t *testing.T) {
-	app := quietApp(WithStartupOutput(nil))
+	app := quietApp(WithStartupOutput(nil), WithMinRequestBodyRate(DataRate{BytesPerSecond: 1000, Grace: 300 * time.Millisecond}))
 	app.Post("/upload", func(c Context) {
 		if _, err := c.ReadBody(); err != nil {
 			c.StopWithError(err)
@@ -196,7 +199,7 @@ func TestBodyDeadline(t *testing.T) {
 		}
 		c.Text("read " + strconv.Itoa(len(b)))
 	})
-	addr, done := startServer(t, app, func(s *http.Server) { s.ReadTimeout = 300 * time.Millisecond })
+	addr, done := startServer(t, app)
 	defer func() { app.Shutdown(context.Background()); <-done }()
 
 	send := func(path string, pause time.Duration) (string, time.Duration) {
@@ -215,8 +218,8 @@ func TestBodyDeadline(t *testing.T) {
 		b, _ := io.ReadAll(conn)
 		return string(b), time.Since(start)
 	}
-	if res, took := send("/upload", 0); !strings.HasPrefix(res, "HTTP/1.1 400") || took > 3*time.Second {
-		t.Errorf("short body: answered %q after %v, want a 400 at the read deadline", firstLine(res), took)
+	if res, took := send("/upload", 0); !strings.HasPrefix(res, "HTTP/1.1 408") || took > 3*time.Second {
+		t.Errorf("short body: answered %q after %v, want a 408 after the grace period", firstLine(res), took)
 	}
 	if res, _ := send("/long", 600*time.Millisecond); !strings.HasPrefix(res, "HTTP/1.1 200") || !strings.Contains(res, "read 1000000") {
 		t.Errorf("extended deadline: %q, want the whole body read", firstLine(res))
@@ -233,7 +236,7 @@ func firstLine(s string) string {
 // deadline armed for a large response does not outlive it on a keep-alive
 // connection.
 func TestWriteDeadline(t *testing.T) {
-	app := quietApp(WithStartupOutput(nil), WithWriteTimeout(time.Second))
+	app := quietApp(WithStartupOutput(nil), WithMinResponseRate(DataRate{BytesPerSecond: 64 << 10, Grace: time.Second}))
 	writeErr := make(chan error, 1)
 	chunk := strings.Repeat("x", 64<<10)
 	app.Get("/big", func(c Context) {

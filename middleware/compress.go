@@ -26,6 +26,16 @@
 //
 // Encoders are pooled per encoding and reset for each response; so are the
 // writers and their buffers.
+//
+// BREACH: the length of a compressed response tells how well its content
+// compresses, so a page that holds a secret and reflects attacker-chosen
+// input lets an attacker who sees the encrypted traffic guess the secret
+// character by character (a guess that matches compresses better). The
+// CSRF middleware defeats this for its token by masking it afresh in every
+// response (see CSRF). Other secrets a page shows beside reflected input
+// (an API key, a personal token) are the application's to keep out of
+// compressed responses: serve them from a route without Compress, or
+// exclude their content type with WithContentTypes.
 
 package middleware
 
@@ -511,10 +521,16 @@ func (cw *compressWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 func (cw *compressWriter) Unwrap() http.ResponseWriter { return cw.w }
 
 // close writes what is still buffered (uncompressed: the whole body was
-// below the minimum size) or ends the compressed stream.
+// below the minimum size) or ends the compressed stream. A HEAD answer
+// that wrote no body (http.ServeContent writes none for HEAD) is decided
+// from its headers, as GET's first write would be, so it gets GET's
+// Content-Encoding instead of the uncompressed Content-Length.
 func (cw *compressWriter) close() {
 	switch cw.state {
 	case undecided:
+		if cw.head && len(cw.buf) == 0 {
+			cw.decideEarly()
+		}
 		if len(cw.buf) > 0 {
 			cw.decideEarly()
 			if cw.state == undecided {

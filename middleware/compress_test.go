@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -130,6 +132,8 @@ func TestCompressRoundTrip(t *testing.T) {
 		{path: "/png", method: "HEAD", status: 200},
 		{path: "/file", status: 200, encoded: true, want: bigText},
 		{path: "/file", rangeHdr: "bytes=0-9", status: 206, want: bigText[:10]},
+		{path: "/file", method: "HEAD", status: 200, encoded: true},
+		{path: "/sized", method: "HEAD", status: 200, encoded: true},
 	}
 	for _, enc := range []string{"gzip", "br", "zstd", ""} {
 		for _, tt := range tests {
@@ -185,6 +189,47 @@ func TestCompressRoundTrip(t *testing.T) {
 					t.Errorf("body %.60q (%d bytes), want %.60q (%d bytes)", body, len(body), tt.want, len(tt.want))
 				}
 			})
+		}
+	}
+}
+
+// TestCompressHeadMirrorsGet is the regression test of issue 22 item 10:
+// HEAD of a file served with http.ServeContent (ServeFile, static
+// directories), which writes no body for HEAD, gave the uncompressed
+// Content-Length while GET was compressed. A HEAD answer carries the
+// headers GET's would.
+func TestCompressHeadMirrorsGet(t *testing.T) {
+	app := compressApp(t)
+	app2 := core.New(core.WithStartupOutput(nil), core.WithLogger(discardLogger()))
+	app2.UseBeforeRouting(MustCompress())
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "page.html"), []byte("<p>"+bigText+"</p>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	app2.Get("/servefile", func(ctx core.Context) { ctx.ServeFile(filepath.Join(dir, "page.html")) })
+	app2.HandleDir("/static", os.DirFS(dir))
+	if err := app2.Build(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		app  http.Handler
+		path string
+	}{{app, "/file"}, {app, "/sized"}, {app, "/text"}, {app, "/small"}, {app2, "/servefile"}, {app2, "/static/page.html"}} {
+		headers := func(method string) http.Header {
+			req := httptest.NewRequest(method, tt.path, nil)
+			req.Header.Set("Accept-Encoding", "gzip")
+			rec := httptest.NewRecorder()
+			tt.app.ServeHTTP(rec, req)
+			if rec.Code != 200 {
+				t.Fatalf("%s %s: %d", method, tt.path, rec.Code)
+			}
+			return rec.Header()
+		}
+		get, head := headers("GET"), headers("HEAD")
+		for _, k := range []string{"Content-Encoding", "Content-Length", "Content-Type", "Etag", "Accept-Ranges", "Vary", "Last-Modified"} {
+			if g, h := strings.Join(get.Values(k), ", "), strings.Join(head.Values(k), ", "); g != h {
+				t.Errorf("%s: %s is %q for GET, %q for HEAD", tt.path, k, g, h)
+			}
 		}
 	}
 }

@@ -13,8 +13,25 @@
 // header gets the 204 without any Access-Control-Allow-* header, which the
 // browser treats as a refusal. Other requests continue down the chain with
 // Access-Control-Allow-Origin (and -Credentials, -Expose-Headers) set when
-// their origin is allowed. Vary: Origin is set whenever the answer depends
-// on the origin.
+// their origin is allowed.
+//
+// Safe defaults, refused configurations:
+//
+//   - "*" with WithCredentials is an error from CORS (a panic from
+//     MustCORS), as ASP.NET Core refuses it at startup: answering every
+//     origin with itself and Access-Control-Allow-Credentials: true lets any
+//     site read the responses meant for a logged-in user. List the origins,
+//     or decide per origin with WithOriginFunc.
+//   - "*" alone answers Access-Control-Allow-Origin: * on every response,
+//     with or without an Origin header, and no Vary (the Fetch standard's
+//     advice for a static value); exact and wildcard origins listed beside
+//     it change nothing.
+//   - The origin "null" (sandboxed frames, file: pages, some redirects,
+//     which any site can produce) is allowed only when listed exactly: no
+//     wildcard and no WithOriginFunc sees it.
+//   - Vary: Origin is set on every answer that depends on the request's
+//     origin, allowed or not, so a cache never hands one origin's answer
+//     to another.
 //
 // Install CORS with Application.UseBeforeRouting so that preflights to routes
 // without an OPTIONS handler are answered too; on a group (Use), it answers
@@ -48,15 +65,15 @@ type corsConfig struct {
 
 // WithAllowedOrigins sets the allowed origins: exact ones
 // ("https://app.example.com"), wildcard subdomains
-// ("https://*.example.com", which does not match the bare domain), or "*"
-// for any origin.
+// ("https://*.example.com", which does not match the bare domain), "null"
+// (the opaque origin, only this way), or "*" for any origin.
 func WithAllowedOrigins(origins ...string) CORSOption {
 	return func(c *corsConfig) error {
 		for _, o := range origins {
 			if o == "" {
 				return errors.New("middleware: CORS: empty origin")
 			}
-			if o != "*" && !strings.Contains(o, "://") {
+			if o != "*" && o != "null" && !strings.Contains(o, "://") {
 				return fmt.Errorf("middleware: CORS: origin %q has no scheme", o)
 			}
 			if strings.Count(o, "*") > 1 || (o != "*" && strings.Contains(o, "*") && !strings.Contains(o, "://*.")) {
@@ -127,9 +144,8 @@ func WithExposedHeaders(headers ...string) CORSOption {
 }
 
 // WithCredentials allows credentialed requests (cookies, HTTP
-// authentication): Access-Control-Allow-Credentials: true. With it, "*"
-// origins are answered with the request's origin, as the standard
-// requires.
+// authentication): Access-Control-Allow-Credentials: true. It cannot be
+// combined with the "*" origin: CORS returns an error for that pair.
 func WithCredentials() CORSOption {
 	return func(c *corsConfig) error { c.credentials = true; return nil }
 }
@@ -197,6 +213,11 @@ func CORS(opts ...CORSOption) (core.Handler, error) {
 			cfg.headers, headersSet = cfg.headers[before[1]:], true
 		}
 	}
+	for _, o := range cfg.origins {
+		if o == "*" && cfg.credentials {
+			return nil, errors.New(`middleware: CORS: the "*" origin with credentials would let any site read authenticated responses; list the allowed origins or use WithOriginFunc`)
+		}
+	}
 	m := &cors{
 		exact:       make(map[string][]string),
 		originFunc:  cfg.originFunc,
@@ -241,14 +262,14 @@ func MustCORS(opts ...CORSOption) core.Handler {
 // allowOrigin returns the Access-Control-Allow-Origin value for origin, or
 // nil when the origin is not allowed.
 func (m *cors) allowOrigin(origin string) []string {
+	if m.anyOrigin {
+		return corsStar // never with credentials: refused by CORS
+	}
 	if v, ok := m.exact[origin]; ok {
 		return v
 	}
-	if m.anyOrigin {
-		if m.credentials {
-			return []string{origin}
-		}
-		return corsStar
+	if origin == "null" {
+		return nil // only an exact listing allows the opaque origin
 	}
 	for _, w := range m.wildcards {
 		if len(origin) > len(w.prefix)+len(w.suffix) && strings.HasPrefix(origin, w.prefix) && strings.HasSuffix(origin, w.suffix) &&
@@ -270,9 +291,15 @@ func (m *cors) serve(ctx core.Context) {
 		m.preflight(ctx, h, r, origin)
 		return
 	}
-	if !m.anyOrigin || m.credentials {
-		addVary(h, varyOrigin)
+	if m.anyOrigin {
+		h["Access-Control-Allow-Origin"] = corsStar
+		if m.exposedVal != nil {
+			h["Access-Control-Expose-Headers"] = m.exposedVal
+		}
+		ctx.Next()
+		return
 	}
+	addVary(h, varyOrigin)
 	if origin != "" {
 		if v := m.allowOrigin(origin); v != nil {
 			h["Access-Control-Allow-Origin"] = v

@@ -86,8 +86,16 @@ func TestCORS(t *testing.T) {
 			want: map[string]string{"Access-Control-Allow-Origin": "", "Access-Control-Allow-Headers": ""}},
 		{name: "any origin without credentials", opts: []CORSOption{WithAllowedOrigins("*")}, method: "GET", path: "/data", origin: "https://x.test", wantStatus: 200, wantHandler: true,
 			want: map[string]string{"Access-Control-Allow-Origin": "*", "Vary": ""}},
-		{name: "any origin with credentials reflects", opts: []CORSOption{WithAllowedOrigins("*"), WithCredentials()}, method: "GET", path: "/data", origin: "https://x.test", wantStatus: 200, wantHandler: true,
-			want: map[string]string{"Access-Control-Allow-Origin": "https://x.test", "Vary": "Origin"}},
+		{name: "any origin without an Origin header", opts: []CORSOption{WithAllowedOrigins("*")}, method: "GET", path: "/data", wantStatus: 200, wantHandler: true,
+			want: map[string]string{"Access-Control-Allow-Origin": "*", "Vary": ""}},
+		{name: "any origin mixed with exact ones answers * to all", opts: []CORSOption{WithAllowedOrigins("https://app.example.com", "*")}, method: "GET", path: "/data", origin: "https://app.example.com", wantStatus: 200, wantHandler: true,
+			want: map[string]string{"Access-Control-Allow-Origin": "*", "Vary": ""}},
+		{name: "null origin is not matched by a func", opts: []CORSOption{WithOriginFunc(func(string) bool { return true }), WithCredentials()}, method: "GET", path: "/data", origin: "null", wantStatus: 200, wantHandler: true,
+			want: map[string]string{"Access-Control-Allow-Origin": "", "Access-Control-Allow-Credentials": "", "Vary": "Origin"}},
+		{name: "null origin preflight is refused", opts: std, method: "OPTIONS", path: "/data", origin: "null", reqMethod: "PUT", wantStatus: 204,
+			want: map[string]string{"Access-Control-Allow-Origin": "", "Access-Control-Allow-Credentials": ""}},
+		{name: "null origin listed exactly", opts: []CORSOption{WithAllowedOrigins("null"), WithCredentials()}, method: "GET", path: "/data", origin: "null", wantStatus: 200, wantHandler: true,
+			want: map[string]string{"Access-Control-Allow-Origin": "null", "Access-Control-Allow-Credentials": "true", "Vary": "Origin"}},
 		{name: "any header reflects", opts: []CORSOption{WithAllowedOrigins("*"), WithAllowedHeaders("*")}, method: "OPTIONS", path: "/data", origin: "https://x.test", reqMethod: "PUT", reqHeaders: "X-A, X-B", wantStatus: 204,
 			want: map[string]string{"Access-Control-Allow-Headers": "X-A, X-B", "Access-Control-Allow-Methods": "GET, HEAD, POST, PUT, PATCH, DELETE"}},
 		{name: "plain OPTIONS is not a preflight", opts: std, group: true, method: "OPTIONS", path: "/api/data", origin: "https://app.example.com", wantStatus: 200, wantHandler: true,
@@ -152,6 +160,28 @@ func TestCORSInvalidOptions(t *testing.T) {
 			}()
 			MustCORS(tt.opt)
 		})
+	}
+}
+
+// "*" with credentials would let any site read a logged-in user's
+// responses: CORS refuses it, in either order of the options, and MustCORS
+// panics (issue 22 item 1).
+func TestCORSRefusesAnyOriginWithCredentials(t *testing.T) {
+	for _, opts := range [][]CORSOption{
+		{WithAllowedOrigins("*"), WithCredentials()},
+		{WithCredentials(), WithAllowedOrigins("https://a.test", "*")},
+	} {
+		if _, err := CORS(opts...); err == nil || !strings.Contains(err.Error(), "credentials") {
+			t.Errorf("CORS error = %v, want one about credentials", err)
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("MustCORS did not panic")
+				}
+			}()
+			MustCORS(opts...)
+		}()
 	}
 }
 

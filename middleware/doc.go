@@ -1,6 +1,7 @@
 // Package middleware holds Vireo middleware, one file a middleware: CORS,
-// compression, request IDs, timeouts, basic and bearer authentication, rate
-// limiting, secure headers and CSRF protection.
+// compression, request decompression, request IDs, timeouts, basic and
+// bearer authentication, rate limiting, secure headers and CSRF
+// protection.
 //
 // Every middleware is built by a constructor taking functional options,
 // X(opts ...XOption) (core.Handler, error), with a MustX twin that panics on
@@ -18,6 +19,26 @@
 //	)
 //	app.Get("/report", middleware.MustTimeout(2*time.Second), report)
 //
+// # Safe defaults
+//
+// The security middleware refuses unsafe configurations at construction
+// and defaults to the strict choice, each for a reason an attacker gave:
+//
+//   - CORS: "*" with credentials is an error (any site could read a
+//     logged-in user's responses); "*" alone answers a static "*" with no
+//     Vary; the null origin is allowed only when listed exactly; Vary:
+//     Origin goes on every answer that depends on the origin.
+//   - CSRF: the double-submit cookie is signed with a server key (a
+//     planted cookie is no token), bound to the session when one is
+//     given, named __Host-csrf over HTTPS; unsafe requests from another
+//     origin (Sec-Fetch-Site, Origin) are refused before the token is
+//     looked at; the token is masked afresh in every response, so a
+//     compressed page does not leak it (BREACH, see Compress).
+//   - Decompress: the decoded size of a compressed request body is
+//     bounded (core.DefaultBodyLimit by default), so a gzip bomb of a few
+//     kilobytes is answered 413 after decoding at most the limit; unknown
+//     encodings get 415.
+//
 // # Several instances
 //
 // Behind a load balancer, RateLimit's default store counts per instance,
@@ -27,8 +48,9 @@
 // closed (503) while Redis is down unless RateLimit is given WithFailOpen.
 // The client address behind the balancer comes from
 // core.WithTrustedProxies; CSRF tokens work across instances with the
-// default cookie store, or kept in a shared session (see
-// _examples/cluster).
+// default cookie store when every instance has the same
+// CSRFCookieStore.Key (the default key is random per process), or kept in
+// a shared session (see _examples/cluster).
 //
 // # Cost
 //

@@ -20,6 +20,7 @@ func TestNilOption(t *testing.T) {
 		{"Compress", func() (core.Handler, error) { return Compress(nil) }},
 		{"CORS", func() (core.Handler, error) { return CORS(nil) }},
 		{"CSRF", func() (core.Handler, error) { return CSRF(nil) }},
+		{"Decompress", func() (core.Handler, error) { return Decompress(nil) }},
 		{"RateLimit", func() (core.Handler, error) { return RateLimit(WithRate(1, 1), nil) }},
 		{"RequestID", func() (core.Handler, error) { return RequestID(nil) }},
 		{"SecureHeaders", func() (core.Handler, error) { return SecureHeaders(nil) }},

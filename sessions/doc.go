@@ -48,8 +48,12 @@
 // ID is never adopted, so session fixation by planting an ID does not work,
 // and Regenerate closes the remaining window at login. The cookie is
 // HttpOnly and SameSite=Lax unless configured otherwise (WithHTTPOnly,
-// WithSameSite), Secure when asked (WithSecure) or when the request came
-// over TLS.
+// WithSameSite), Secure when asked (WithSecure) or when the client's
+// connection is HTTPS: Context.IsTLS, the framework's one scheme check,
+// which believes the X-Forwarded-Proto or Forwarded header of proxies
+// trusted with core.WithTrustedProxies, so behind a TLS-terminating proxy
+// the session cookie is Secure as HSTS and the CSRF cookie are (for plain
+// net/http code, HTTP(w, r), the request's own TLS).
 //
 // A new session exists only in its request until a handler writes to it:
 // then it draws its ID, the response gets its cookie and the store gets

@@ -69,15 +69,19 @@ func HTTP(w http.ResponseWriter, r *http.Request) Exchange {
 // nor a value HTTP returned.
 var ErrExchange = errors.New("sessions: the Exchange must be a core.Context or come from HTTP(w, r)")
 
-// requestOf returns the request of x, or nil for an unknown Exchange.
-func requestOf(x Exchange) *http.Request {
+// secureOf reports whether the client's connection is HTTPS, the one
+// scheme check of the framework: for a core.Context, Context.IsTLS, which
+// believes X-Forwarded-Proto or Forwarded from the proxies trusted with
+// core.WithTrustedProxies, as HSTS and the CSRF cookie do; for plain
+// net/http code, which has no trusted proxies, the request's own TLS.
+func secureOf(x Exchange) bool {
 	switch x := x.(type) {
 	case core.Context:
-		return x.Request()
+		return x.IsTLS()
 	case *httpExchange:
-		return x.r
+		return x.r.TLS != nil
 	}
-	return nil
+	return false
 }
 
 // headerOf returns the response header of x's response.

@@ -124,7 +124,7 @@ func (m *Manager) startCore(c core.Context) (*Session, error) {
 	if s, _ := values.Get(ValuesKey).(*Session); s != nil && s.m == m && !s.rec.destroyed() {
 		return s, nil
 	}
-	s, err := m.load(c.ResponseHeader(), c.Request(), saveBeforeWrite)
+	s, err := m.load(c.ResponseHeader(), c.Request(), c.IsTLS(), saveBeforeWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ func (m *Manager) startHTTP(x *httpExchange) (*Session, error) {
 	if x.wrapped != nil {
 		mode = saveBeforeWrite
 	}
-	s, err := m.load(x.w.Header(), x.r, mode)
+	s, err := m.load(x.w.Header(), x.r, x.r.TLS != nil, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,8 @@ const (
 )
 
 // load finds the session the request's cookie names, or makes a new one.
-func (m *Manager) load(h http.Header, r *http.Request, mode saveMode) (*Session, error) {
+// secure says whether the client's connection is HTTPS (see secureOf).
+func (m *Manager) load(h http.Header, r *http.Request, secure bool, mode saveMode) (*Session, error) {
 	now := m.now()
 	if lines := r.Header["Cookie"]; len(lines) > 0 {
 		sess, err := m.fromCookies(lines, r, now, mode)
@@ -175,14 +176,14 @@ func (m *Manager) load(h http.Header, r *http.Request, mode saveMode) (*Session,
 			return nil, err
 		}
 		if sess != nil {
-			if err := m.slide(h, r, sess, now); err != nil {
+			if err := m.slide(h, secure, sess, now); err != nil {
 				return nil, err
 			}
 			return sess, nil
 		}
 	}
 	return &Session{m: m, rec: newRecord(now.UnixNano() + int64(m.lifetime)), isNew: true,
-		req: r, header: h, mode: mode}, nil
+		req: r, header: h, mode: mode, secure: secure}, nil
 }
 
 // fromCookies returns the live session that the first valid cookie of the
@@ -257,7 +258,7 @@ func (m *Manager) cookieMaxAge(rec *Record) time.Duration {
 // moves to now+lifetime once 1/16 of the lifetime has passed since it last
 // moved, which bounds both the Set-Cookie headers and a remote store's
 // writes to 16 per lifetime for a busy session.
-func (m *Manager) slide(h http.Header, r *http.Request, s *Session, now time.Time) error {
+func (m *Manager) slide(h http.Header, secure bool, s *Session, now time.Time) error {
 	if !m.sliding {
 		return nil
 	}
@@ -282,7 +283,7 @@ func (m *Manager) slide(h http.Header, r *http.Request, s *Session, now time.Tim
 		if err != nil {
 			return err
 		}
-		m.setCookie(h, r.TLS != nil, value, maxAge, now)
+		m.setCookie(h, secure, value, maxAge, now)
 	}
 	return nil
 }
@@ -295,7 +296,7 @@ func (m *Manager) Destroy(x Exchange) error {
 	if err != nil {
 		return err
 	}
-	h, r := headerOf(x), requestOf(x)
+	h := headerOf(x)
 	s.rec.mu.Lock()
 	id, sent := s.id, s.cookieSent
 	s.rec.clear()
@@ -309,7 +310,7 @@ func (m *Manager) Destroy(x Exchange) error {
 		}
 	}
 	if !s.isNew || sent {
-		m.setCookie(h, r.TLS != nil, "", -1, m.now())
+		m.setCookie(h, secureOf(x), "", -1, m.now())
 	}
 	m.forget(x)
 	return nil
@@ -355,7 +356,7 @@ func (m *Manager) Regenerate(x Exchange) (*Session, error) {
 	s.id = newID
 	s.cookieSent = true
 	s.rec.mu.Unlock()
-	m.setCookie(headerOf(x), requestOf(x).TLS != nil, value, m.cookieMaxAge(s.rec), m.now())
+	m.setCookie(headerOf(x), secureOf(x), value, m.cookieMaxAge(s.rec), m.now())
 	return s, nil
 }
 
@@ -386,7 +387,7 @@ func (m *Manager) UpdateExpiration(x Exchange, lifetime time.Duration) error {
 	s.rec.mu.Lock()
 	s.cookieSent = true
 	s.rec.mu.Unlock()
-	m.setCookie(headerOf(x), requestOf(x).TLS != nil, value, m.cookieMaxAge(s.rec), now)
+	m.setCookie(headerOf(x), secureOf(x), value, m.cookieMaxAge(s.rec), now)
 	return nil
 }
 

@@ -710,3 +710,58 @@ func TestStartWithContextAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations per request", n)
 	}
 }
+
+// TestSecureBehindTrustedProxy is the regression test of issue 22 item 7:
+// behind a TLS-terminating proxy trusted with core.WithTrustedProxies, the
+// session cookie is Secure, as HSTS and the CSRF cookie are, because the
+// Manager asks the one scheme check (Context.IsTLS) rather than the
+// request's own TLS; from an untrusted peer the header changes nothing.
+func TestSecureBehindTrustedProxy(t *testing.T) {
+	m := sessions.MustNew(sessions.WithLogger(quiet))
+	t.Cleanup(func() { m.Close() })
+	app := core.New(core.WithLogger(quiet), core.WithTrustedProxies("X-Forwarded-For", "192.0.2.0/24"))
+	app.Use(m.Handler())
+	app.Get("/new", func(ctx core.Context) { sessions.Get(ctx).Set("k", "v") })
+	app.Get("/regenerate", func(ctx core.Context) {
+		sessions.Get(ctx).Set("k", "v")
+		if _, err := m.Regenerate(ctx); err != nil {
+			ctx.StopWithError(err)
+		}
+	})
+	app.Get("/destroy", func(ctx core.Context) {
+		sessions.Get(ctx).Set("k", "v")
+		if err := m.Destroy(ctx); err != nil {
+			ctx.StopWithError(err)
+		}
+	})
+	if err := app.Build(); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, target, peer, proto string
+		secure                    bool
+	}{
+		{"trusted proxy, https", "http://example.com", "192.0.2.7:1234", "https", true},
+		{"trusted proxy, http", "http://example.com", "192.0.2.7:1234", "http", false},
+		{"untrusted peer claiming https", "http://example.com", "203.0.113.9:1234", "https", false},
+		{"own TLS", "https://example.com", "203.0.113.9:1234", "", true},
+	}
+	for _, tt := range tests {
+		for _, path := range []string{"/new", "/regenerate", "/destroy"} {
+			req := httptest.NewRequest("GET", tt.target+path, nil)
+			req.RemoteAddr = tt.peer
+			if tt.proto != "" {
+				req.Header.Set("X-Forwarded-Proto", tt.proto)
+			}
+			rec := httptest.NewRecorder()
+			app.ServeHTTP(rec, req)
+			cookies := rec.Result().Cookies()
+			if len(cookies) != 1 || cookies[0].Name != m.CookieName() {
+				t.Fatalf("%s %s: cookies %v", tt.name, path, cookies)
+			}
+			if cookies[0].Secure != tt.secure {
+				t.Errorf("%s %s: Secure = %v, want %v", tt.name, path, cookies[0].Secure, tt.secure)
+			}
+		}
+	}
+}

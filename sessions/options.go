@@ -138,7 +138,8 @@ func WithDomain(domain string) Option {
 }
 
 // WithSecure marks the cookie Secure on every response. Without it the
-// cookie is Secure on requests that arrived over TLS.
+// cookie is Secure on requests whose client connection is HTTPS
+// (Context.IsTLS: over TLS, or through a trusted proxy that says so).
 func WithSecure() Option {
 	return func(s *settings) { s.secure = true }
 }

@@ -33,6 +33,7 @@ type Session struct {
 	mode       saveMode
 	touch      bool // expiry moved: a non-shared Database needs Touch; guarded by rec.mu
 	cookieSent bool // a new session's cookie is in the response; guarded by rec.mu
+	secure     bool // a new session's client connection is HTTPS (secureOf): its cookie is Secure
 	// The struct is 60 bytes, in the 64-byte size class (the request
 	// rather than its context and a TLS flag saves a size class): a new
 	// session allocates it once, a returning one not at all.
@@ -304,7 +305,7 @@ func (s *Session) write(fn func(*Record) bool) error {
 		if maxAge > 0 {
 			now = s.m.now() // only a persistent cookie carries a date
 		}
-		s.m.setCookie(s.header, s.req != nil && s.req.TLS != nil, value, maxAge, now)
+		s.m.setCookie(s.header, s.secure, value, maxAge, now)
 	}
 	if s.m.shared != nil {
 		// The stored Record is this one: only a new session needs

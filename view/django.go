@@ -7,6 +7,12 @@
 // concurrently, so a render is a map lookup, a data conversion and one
 // Execute; with an engine layout, the page is rendered into a pooled buffer
 // first and handed to the layout as the safe variable content.
+//
+// File access stays inside the engine's fs.FS: the tags that name files
+// (extends, include, import) read through the loader, which refuses names
+// that leave the root (fs.ValidPath), and {% ssi %}, which pongo2 reads
+// from the operating system's file system wherever the name points, is
+// banned (a template using it fails to load). No filter reads files.
 
 package view
 
@@ -171,6 +177,12 @@ func (e *DjangoEngine) ExecuteWriter(w io.Writer, name, layout string, data any)
 // build parses the listed files into a new set (see builder).
 func (e *DjangoEngine) build(files []fileStamp) (*djangoSet, error) {
 	ts := pongo2.NewSet("vireo", fsLoader{fsys: e.fsys})
+	// {% ssi "file" %} reads any file the process can read with
+	// os.ReadFile, past the engine's fs.FS; {% include %} does the same
+	// inside it.
+	if err := ts.BanTag("ssi"); err != nil {
+		return nil, fmt.Errorf("view: django: %w", err)
+	}
 	ts.Globals.Update(e.globals)
 
 	pongoMu.RLock()

@@ -7,8 +7,8 @@ replace github.com/vireo-go/vireo => ../../
 replace github.com/vireo-go/vireo/validator => ../../validator
 
 require (
-	github.com/andybalholm/brotli v1.1.0
-	github.com/klauspost/compress v1.17.9
+	github.com/andybalholm/brotli v1.3.0
+	github.com/klauspost/compress v1.20.4
 	github.com/vireo-go/vireo v0.0.0
 	github.com/vireo-go/vireo/validator v0.0.0
 )
@@ -23,5 +23,5 @@ require (
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
-	golang.org/x/time v0.12.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
 )

@@ -292,7 +292,6 @@ func serve(app *vireo.Application, srv *server, addr string, drain time.Duration
 	hs := &http.Server{
 		Handler:           app,
 		ReadHeaderTimeout: vireo.DefaultReadHeaderTimeout,
-		ReadTimeout:       vireo.DefaultReadTimeout,
 		IdleTimeout:       vireo.DefaultIdleTimeout,
 		MaxHeaderBytes:    vireo.DefaultMaxHeaderBytes,
 	}

@@ -16,6 +16,11 @@
 // planted on a shared computer, say) is worthless afterwards, and a logout
 // destroys the session and its token.
 //
+// Pages never show the token itself: middleware.CSRFToken masks it afresh
+// for every call (a random pad and the token XORed with it), so that a
+// compressed page does not leak it to a BREACH attacker; error pages,
+// rendered outside the middleware, mask it with middleware.MaskCSRFToken.
+//
 // The token is made when a template first calls .CSRFToken, not when a
 // request arrives: a page without a form (a 404, a redirect) creates no
 // session, so anonymous traffic cannot fill the session store.
@@ -68,8 +73,9 @@ func csrfTokenOf(ctx vireo.Context) string {
 		return tok
 	}
 	// Outside the CSRF middleware (error pages of unmatched paths): the
-	// same token, straight from the session.
-	return csrfToken(sessions.Get(ctx))
+	// same token, straight from the session, masked as the middleware
+	// masks it.
+	return middleware.MaskCSRFToken(csrfToken(sessions.Get(ctx)))
 }
 
 // csrfToken returns the session's token, creating it on first use.

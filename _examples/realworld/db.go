@@ -62,7 +62,7 @@ func openDB(url string) (*DB, error) {
 		}
 		return &DB{sql: db, postgres: true}, db.Ping()
 	}
-	return nil, fmt.Errorf("DATABASE_URL=%q: want sqlite:PATH or postgres://...", url)
+	return nil, fmt.Errorf("DATABASE_URL=%q: want sqlite:PATH or a postgres:// URL", url)
 }
 
 // Close closes the pool.

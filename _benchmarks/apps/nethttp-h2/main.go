@@ -43,13 +43,13 @@ func main() {
 }
 
 // newServer returns the server of this app, with the limits Vireo's Serve
-// sets by default: a deadline for the request headers and one for the
-// whole request, an idle timeout and a header size bound.
+// sets by default: a deadline for the request headers, an idle timeout and
+// a header size bound (Vireo bounds bodies by a minimum data rate instead
+// of a ReadTimeout for the whole request).
 func newServer(h http.Handler) *http.Server {
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    1 << 20,
 	}

@@ -105,15 +105,15 @@ func main() {
 
 // newServer returns the server of this app, with the limits Vireo's Serve
 // sets by default (the test compares them): a deadline for the request
-// headers and one for the whole request, an idle timeout and a header size
-// bound. Vireo arms a write deadline only for a response past 64 KiB, which
-// this app never writes, and leaves http.Server's WriteTimeout at zero, as
-// does this app.
+// headers, an idle timeout and a header size
+// bound. Vireo bounds request bodies and responses by a minimum data rate
+// (armed only while a body is read or a large response is written, neither
+// of which this app does) and leaves http.Server's ReadTimeout and
+// WriteTimeout at zero, as does this app.
 func newServer(h http.Handler) *http.Server {
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    1 << 20,
 	}
