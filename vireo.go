@@ -42,7 +42,24 @@ type (
 	// Route is a registered route. See core.Route.
 	Route = core.Route
 	// Context is a handler's handle to its request, passed by value and
-	// valid until the handler chain returns. See core.Context.
+	// valid until the handler chain returns. Its methods, documented on
+	// core.Context (go doc github.com/vireo-go/vireo/core Context), are:
+	//
+	//	request:   Method Path Host Scheme IsTLS ClientIP Param Params Query
+	//	           QueryDefault RequestHeader RequestCookie FormValue PostValue
+	//	           Request SetRequest Route RequestID
+	//	body:      ReadJSON ReadXML ReadForm ReadBody Validate MultipartForm
+	//	           FormFile
+	//	response:  Text HTML JSON JSONIndent XML Negotiate NegotiateFormat
+	//	           View SetViewData SetViewLayout ViewData Write WriteString
+	//	           Redirect ServeFile Download Attachment SSE SetStatus Status
+	//	           Written BytesWritten ResponseHeader SetResponseHeader
+	//	           SetContentType SetCookie ResponseWriter SetResponseWriter
+	//	           OnBeforeWrite OnDone
+	//	chain:     Next NextWithTimeout Stop StopWithStatus StopWithError
+	//	           IsStopped Values
+	//	errors:    StopError ErrorMessage WriteErrorPage
+	//	lifetime:  Alive Clone App Logger
 	Context = core.Context
 	// Handler is a handler or middleware; middleware calls ctx.Next.
 	Handler = core.Handler

@@ -7,9 +7,12 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vireo-go/vireo/core"
 )
 
 // exported returns the exported package-level identifiers of the package
@@ -88,6 +91,32 @@ func TestFacadeMatchesCore(t *testing.T) {
 	for _, name := range facade {
 		if _, found := slices.BinarySearch(core, name); !found {
 			t.Errorf("vireo's %s has no counterpart in core", name)
+		}
+	}
+}
+
+// TestFacadeListsEveryContextMethod checks that the facade's Context
+// documentation names every exported method of core.Context, so that go
+// doc of the facade leads to each of them in one step.
+func TestFacadeListsEveryContextMethod(t *testing.T) {
+	src, err := os.ReadFile("vireo.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(src)
+	start := strings.Index(doc, "// Context is a handler's handle")
+	end := strings.Index(doc, "Context = core.Context")
+	if start < 0 || end < start {
+		t.Fatal("no Context documentation in vireo.go")
+	}
+	words := map[string]bool{}
+	for _, w := range strings.Fields(doc[start:end]) {
+		words[w] = true
+	}
+	ct := reflect.TypeFor[core.Context]()
+	for i := 0; i < ct.NumMethod(); i++ {
+		if name := ct.Method(i).Name; !words[name] {
+			t.Errorf("the facade's Context documentation does not list %s", name)
 		}
 	}
 }

@@ -266,7 +266,7 @@ func (app *Application) done(c *state) {
 			panic(http.ErrAbortHandler) // net/http aborts the response quietly
 		}
 	}
-	if !c.writer.hijacked && !c.Written() {
+	if !c.writer.hijacked && !c.written() {
 		if len(c.writer.hooks) > 0 {
 			// Nothing was written: the before-write hooks (a session
 			// save) run now and may still turn the response into an error.
@@ -275,7 +275,7 @@ func (app *Application) done(c *state) {
 		if c.writer.status >= 400 {
 			app.safeFireError(c)
 		}
-		if !c.Written() && c.writer.status != http.StatusOK {
+		if !c.written() && c.writer.status != http.StatusOK {
 			c.writer.writeHeaderNow()
 		}
 	}
@@ -298,11 +298,11 @@ func (app *Application) recovered(c *state, rec any) bool {
 	}
 	app.logger.Error("vireo: panic recovered", "method", c.request.Method, "path", c.request.URL.Path,
 		"request_id", c.errorRequestID(), "panic", rec, "stack", string(debug.Stack()))
-	if c.Written() && !c.writer.hijacked {
+	if c.written() && !c.writer.hijacked {
 		return false
 	}
 	c.writer.dropHooks() // nothing of a panicked handler is saved
-	if !c.Written() {
+	if !c.written() {
 		c.err = fmt.Errorf("panic: %v", rec)
 		c.writer.status = http.StatusInternalServerError
 		c.errorFired = false
@@ -330,7 +330,7 @@ func (app *Application) safeFireError(c *state) {
 	defer func() {
 		if rec := recover(); rec != nil {
 			app.logger.Error("vireo: panic in error handler", "panic", rec, "stack", string(debug.Stack()))
-			if !c.Written() {
+			if !c.written() {
 				c.writer.status = http.StatusInternalServerError
 				c.writer.writeHeaderNow()
 			}
@@ -379,11 +379,11 @@ func (app *Application) dispatch(c *state, ctx Context) {
 		for i := range c.params {
 			v, err := url.PathUnescape(c.params[i].Value)
 			if err != nil {
-				c.StopWithError(NewHTTPError(http.StatusBadRequest, "malformed percent-encoding in path"))
+				c.stopWithError(NewHTTPError(http.StatusBadRequest, "malformed percent-encoding in path"))
 				return
 			}
 			if hasDotSegment(v) {
-				c.StopWithError(NewHTTPError(http.StatusBadRequest, `"." or ".." segment in an escaped path`))
+				c.stopWithError(NewHTTPError(http.StatusBadRequest, `"." or ".." segment in an escaped path`))
 				return
 			}
 			c.params[i].Value = v
@@ -424,13 +424,13 @@ func (app *Application) unmatched(c *state, p string) *Route {
 	if allow != "" {
 		c.out.Header().Set("Allow", allow)
 		if r.Method == http.MethodOptions {
-			c.StopWithStatus(http.StatusNoContent)
+			c.stopWithStatus(http.StatusNoContent)
 			return nil
 		}
-		c.StopWithStatus(http.StatusMethodNotAllowed)
+		c.stopWithStatus(http.StatusMethodNotAllowed)
 		return nil
 	}
-	c.StopWithStatus(http.StatusNotFound)
+	c.stopWithStatus(http.StatusNotFound)
 	return nil
 }
 
@@ -469,7 +469,7 @@ func (app *Application) redirect(c *state, target string) {
 		target += "?" + q
 	}
 	c.out.Header().Set("Location", target)
-	c.StopWithStatus(code)
+	c.stopWithStatus(code)
 	c.writer.writeHeaderNow()
 }
 

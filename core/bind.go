@@ -292,7 +292,7 @@ func (b *binder) bind(c *state, p unsafe.Pointer, v any) error {
 	if bad != nil {
 		return &ValidationError{Fields: bad}
 	}
-	return c.Validate(v)
+	return c.validate(v)
 }
 
 // bind sets the field at fp from c's request.

@@ -187,7 +187,14 @@ func bodyError(err error, what string) *HTTPError {
 	return &HTTPError{Code: http.StatusBadRequest, Message: what + ": " + err.Error(), Err: err}
 }
 
-func (c *state) ReadBody() ([]byte, error) {
+// ReadBody reads the whole request body, up to the body limit.
+func (c Context) ReadBody() ([]byte, error) {
+	return with2(c, nil, ErrContextReleased, func(s *state) ([]byte, error) {
+		return s.readBody()
+	})
+}
+
+func (c *state) readBody() ([]byte, error) {
 	return c.readAll("reading body")
 }
 
@@ -266,14 +273,26 @@ func isJSON(contentType string) bool {
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
 }
 
-func (c *state) ReadJSON(v any) error {
+// ReadJSON decodes the JSON request body into v, then validates it (see
+// WithValidator). The request must say it is JSON (Content-Type
+// application/json or a +json type), else 415: a cross-site HTML form can
+// post text/plain but not JSON. Unknown fields are ignored; an empty body,
+// malformed JSON, a type mismatch or trailing data give a 400 naming the
+// problem, an oversized body a 413.
+func (c Context) ReadJSON(v any) error {
+	return with(c, ErrContextReleased, func(s *state) error {
+		return s.readJSON(v)
+	})
+}
+
+func (c *state) readJSON(v any) error {
 	if err := c.decodeJSON(v); err != nil {
 		return err
 	}
-	return c.Validate(v)
+	return c.validate(v)
 }
 
-// decodeJSON is ReadJSON without the validation (typed handlers validate
+// decodeJSON is readJSON without the validation (typed handlers validate
 // once their parameters are set too).
 func (c *state) decodeJSON(v any) error {
 	if ct := c.request.Header.Get("Content-Type"); !isJSON(ct) {
@@ -316,14 +335,25 @@ func jsonError(err error) *HTTPError {
 	return &HTTPError{Code: http.StatusBadRequest, Message: "malformed JSON: " + err.Error(), Err: err}
 }
 
-func (c *state) ReadForm(v any) error {
+// ReadForm parses the form body (urlencoded or multipart) and the query
+// into the struct pointed to by v, then validates it (see WithValidator).
+// Fields are matched by their `form` tag,
+// else by name, case-insensitively; a tag of "-" skips the field. Supported
+// field types: string, bool, ints, uints, floats and slices of those.
+func (c Context) ReadForm(v any) error {
+	return with(c, ErrContextReleased, func(s *state) error {
+		return s.readForm(v)
+	})
+}
+
+func (c *state) readForm(v any) error {
 	if err := c.decodeForm(v); err != nil {
 		return err
 	}
-	return c.Validate(v)
+	return c.validate(v)
 }
 
-// decodeForm is ReadForm without the validation (typed handlers validate
+// decodeForm is readForm without the validation (typed handlers validate
 // once their parameters are set too).
 func (c *state) decodeForm(v any) error {
 	r := c.request

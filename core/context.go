@@ -58,8 +58,9 @@ type state struct {
 	// Handles. gen is the generation of the live handles: release adds
 	// one, so every handle made before fails. pins counts handle calls in
 	// progress; release waits for them (see handle.go).
-	gen  atomic.Uint64
-	pins atomic.Int32
+	gen   atomic.Uint64
+	pins  atomic.Int32
+	owner atomic.Uintptr // curg of the goroutine serving the request; 0: none (see handle.go)
 
 	// Storage handed out through a handle, which a caller may keep: it is
 	// dropped at release instead of being reused for the next request.
@@ -84,6 +85,7 @@ func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 	c.out = &c.writer
 	c.request = r
 	c.index = -1
+	c.owner.Store(curg())
 	if r.Body != nil && r.Body != http.NoBody {
 		c.bodyLimit, c.readRate = c.app.bodyLimit, c.app.readRate
 		c.limitBody() // the limit and the rate bound Request().Body too, not only the readers
@@ -94,7 +96,10 @@ func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 // values and their writes ErrContextReleased. Handle calls already past
 // their check may still be running; the caller waits for them (release) or
 // never reuses c (a WrapMiddleware chain left running).
-func (c *state) retire() { c.gen.Add(1) }
+func (c *state) retire() {
+	c.owner.Store(0) // the chain goes on elsewhere: every call pins
+	c.gen.Add(1)
+}
 
 // release retires c's handles, waits for the handle calls in progress (a
 // goroutine that kept a handle and got past the check just before), then
@@ -167,7 +172,7 @@ func (c *state) drain() bool {
 }
 
 // Clone returns a detached copy of the request data; see Context.Clone.
-func (c *state) Clone() *state {
+func (c *state) clone() *state {
 	cp := &state{
 		app:     c.app,
 		request: c.request,
@@ -180,53 +185,121 @@ func (c *state) Clone() *state {
 	return cp
 }
 
-func (c *state) App() *Application { return c.app }
+func (c *state) application() *Application { return c.app }
 
-func (c *state) Request() *http.Request {
+// Request returns the request. Handlers may replace it with SetRequest, for
+// example to attach a context.Context value.
+func (c Context) Request() *http.Request {
+	return with(c, nil, func(s *state) *http.Request {
+		return s.req()
+	})
+}
+
+func (c *state) req() *http.Request {
 	return c.request
 }
 
-func (c *state) SetRequest(r *http.Request) {
+// SetRequest replaces the request seen by the rest of the chain (nil is
+// ignored).
+func (c Context) SetRequest(r *http.Request) {
+	run(c, func(s *state) {
+		s.setRequest(r)
+	})
+}
+
+func (c *state) setRequest(r *http.Request) {
 	if r == nil {
 		return // the request is never nil while the handle lives
 	}
 	c.request = r
 }
 
-func (c *state) ResponseWriter() http.ResponseWriter {
+func (c *state) responseWriter() http.ResponseWriter {
 	return c.out
 }
 
-func (c *state) Route() *Route { return c.route }
+// Route returns the matched route, or nil for unmatched requests.
+func (c Context) Route() *Route {
+	return with(c, nil, func(s *state) *Route {
+		return s.matched()
+	})
+}
 
-func (c *state) Method() string {
+func (c *state) matched() *Route { return c.route }
+
+// Method returns the request method.
+func (c Context) Method() string {
+	return with(c, "", func(s *state) string {
+		return s.method()
+	})
+}
+
+func (c *state) method() string {
 	return c.request.Method
 }
 
-func (c *state) Path() string {
+// Path returns the request path, percent-decoded.
+func (c Context) Path() string {
+	return with(c, "", func(s *state) string {
+		return s.path()
+	})
+}
+
+func (c *state) path() string {
 	return c.request.URL.Path
 }
 
-func (c *state) Query(name string) string {
+// Query returns the first value of the named query-string parameter, or "".
+// Route parameters are read with Param.
+func (c Context) Query(name string) string {
+	return with(c, "", func(s *state) string {
+		return s.queryParam(name)
+	})
+}
+
+func (c *state) queryParam(name string) string {
 	if c.query == nil {
 		c.query = c.request.URL.Query()
 	}
 	return c.query.Get(name)
 }
 
-func (c *state) QueryDefault(name, def string) string {
-	if v := c.Query(name); v != "" {
+// QueryDefault returns the named query-string parameter, or def when it is
+// absent or empty (and for a stale handle, as for a request without it).
+func (c Context) QueryDefault(name, def string) string {
+	return with(c, def, func(s *state) string {
+		return s.queryDefault(name, def)
+	})
+}
+
+func (c *state) queryDefault(name, def string) string {
+	if v := c.queryParam(name); v != "" {
 		return v
 	}
 	return def
 }
 
-func (c *state) FormValue(name string) string {
+// FormValue returns the named value from the query or the form body
+// (urlencoded or multipart), reading at most the body limit.
+func (c Context) FormValue(name string) string {
+	return with(c, "", func(s *state) string {
+		return s.formValue(name)
+	})
+}
+
+func (c *state) formValue(name string) string {
 	c.parseFormOrStop()
 	return c.request.FormValue(name)
 }
 
-func (c *state) PostValue(name string) string {
+// PostValue returns the named value from the form body only.
+func (c Context) PostValue(name string) string {
+	return with(c, "", func(s *state) string {
+		return s.postValue(name)
+	})
+}
+
+func (c *state) postValue(name string) string {
 	c.parseFormOrStop()
 	return c.request.PostFormValue(name)
 }
@@ -241,23 +314,65 @@ func (c *state) parseFormOrStop() {
 		return
 	}
 	if err := c.parseForm(); err != nil {
-		c.StopWithError(err)
+		c.stopWithError(err)
 	}
 }
 
-func (c *state) RequestHeader(name string) string {
+// RequestHeader returns the first value of the named request header, or "".
+func (c Context) RequestHeader(name string) string {
+	return with(c, "", func(s *state) string {
+		return s.requestHeader(name)
+	})
+}
+
+func (c *state) requestHeader(name string) string {
 	return c.request.Header.Get(name)
 }
 
-func (c *state) SetResponseHeader(name, value string) {
+// SetResponseHeader sets a response header, replacing any value it had.
+// Headers reach the client with the status, so set them before writing the
+// body.
+func (c Context) SetResponseHeader(name, value string) {
+	run(c, func(s *state) {
+		s.setResponseHeader(name, value)
+	})
+}
+
+// ResponseHeader returns the response header map, as http.ResponseWriter's Header
+// does. Changes after the status was sent have no effect. Request headers
+// are read with RequestHeader.
+func (c Context) ResponseHeader() http.Header {
+	if h := with(c, nil, func(s *state) http.Header { return s.out.Header() }); h != nil {
+		return h
+	}
+	return http.Header{} // stale: a fresh map, unused
+}
+
+func (c *state) setResponseHeader(name, value string) {
 	c.out.Header().Set(name, value)
 }
 
-func (c *state) SetContentType(contentType string) {
-	c.SetResponseHeader("Content-Type", contentType)
+// SetContentType sets the response Content-Type, which the body writers
+// (Text, HTML, JSON, ...) then keep.
+func (c Context) SetContentType(contentType string) {
+	run(c, func(s *state) {
+		s.setContentType(contentType)
+	})
 }
 
-func (c *state) Cookie(name string) (string, bool) {
+func (c *state) setContentType(contentType string) {
+	c.setResponseHeader("Content-Type", contentType)
+}
+
+// RequestCookie returns the value of the named request cookie and whether
+// the request has it; SetCookie is the response side.
+func (c Context) RequestCookie(name string) (string, bool) {
+	return with2(c, "", false, func(s *state) (string, bool) {
+		return s.cookie(name)
+	})
+}
+
+func (c *state) cookie(name string) (string, bool) {
 	ck, err := c.request.Cookie(name)
 	if err != nil {
 		return "", false
@@ -265,13 +380,30 @@ func (c *state) Cookie(name string) (string, bool) {
 	return ck.Value, true
 }
 
-func (c *state) SetCookie(cookie *http.Cookie) {
+// SetCookie adds a Set-Cookie header to the response.
+func (c Context) SetCookie(cookie *http.Cookie) {
+	run(c, func(s *state) {
+		s.setCookie(cookie)
+	})
+}
+
+func (c *state) setCookie(cookie *http.Cookie) {
 	http.SetCookie(c.out, cookie)
 }
 
-func (c *state) SetStatus(code int) {
+// SetStatus sets the response status. It reaches the client with the
+// first byte of the body; an error status (>= 400) with no body runs the
+// error handler registered for it. A code outside 100-999, which net/http
+// cannot send, stops the chain with a 500 whose error names the code.
+func (c Context) SetStatus(code int) {
+	run(c, func(s *state) {
+		s.setStatus(code)
+	})
+}
+
+func (c *state) setStatus(code int) {
 	if code < 100 || code > 999 {
-		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: errStatusCode(code)})
+		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: errStatusCode(code)})
 		return
 	}
 	c.out.WriteHeader(code)
@@ -283,19 +415,61 @@ func (e errStatusCode) Error() string {
 	return "vireo: invalid status code " + strconv.Itoa(int(e))
 }
 
-func (c *state) Status() int { return c.writer.status }
+// Status returns the response status set so far (200 by default).
+func (c Context) Status() int {
+	return with(c, 0, func(s *state) int {
+		return s.status()
+	})
+}
 
-func (c *state) Written() bool { return c.writer.wroteHeader || c.writer.hijacked }
+func (c *state) status() int { return c.writer.status }
 
-func (c *state) Write(p []byte) (int, error) {
+// BytesWritten returns the number of response body bytes written so far
+// (through the Context, its ResponseWriter and the error page), before any
+// transfer or content encoding net/http or middleware adds below it.
+func (c Context) BytesWritten() int64 {
+	return with(c, 0, func(s *state) int64 { return s.writer.size })
+}
+
+// Written reports whether the status line has been sent.
+func (c Context) Written() bool {
+	return with(c, false, func(s *state) bool {
+		return s.written()
+	})
+}
+
+func (c *state) written() bool { return c.writer.wroteHeader || c.writer.hijacked }
+
+// Write writes p to the response body.
+func (c Context) Write(p []byte) (int, error) {
+	return with2(c, 0, ErrContextReleased, func(s *state) (int, error) {
+		return s.write(p)
+	})
+}
+
+func (c *state) write(p []byte) (int, error) {
 	return c.out.Write(p)
 }
 
-func (c *state) WriteString(s string) (int, error) {
+// WriteString writes text to the response body.
+func (c Context) WriteString(text string) (int, error) {
+	return with2(c, 0, ErrContextReleased, func(s *state) (int, error) {
+		return s.writeString(text)
+	})
+}
+
+func (c *state) writeString(s string) (int, error) {
 	if c.out == http.ResponseWriter(&c.writer) {
 		return c.writer.WriteString(s)
 	}
 	return io.WriteString(c.out, s)
+}
+
+// Next runs the next handler of the chain, unless the chain was stopped.
+func (c Context) Next() {
+	run(c, func(s *state) {
+		s.next(c)
+	})
 }
 
 // next runs the next handler of the chain, unless the chain was stopped,
@@ -311,20 +485,60 @@ func (c *state) next(h Context) {
 	}
 }
 
-func (c *state) Stop() {
+// IsStopped reports whether Stop (or a Stop variant) was called.
+// It is true for a Context whose request is over.
+func (c Context) IsStopped() bool {
+	return with(c, true, func(s *state) bool {
+		return s.stopped
+	})
+}
+
+// Stop stops the chain: later calls to Next do nothing.
+func (c Context) Stop() {
+	run(c, func(s *state) {
+		s.stop()
+	})
+}
+
+func (c *state) stop() {
 	c.stopped = true
 }
 
-func (c *state) IsStopped() bool { return c.stopped }
+func (c *state) isStopped() bool { return c.stopped }
 
-func (c *state) StopWithStatus(code int) {
-	c.Stop()
-	c.SetStatus(code)
+// StopWithStatus stops the chain and sets the status. When nothing has been
+// written, the error handler for the code runs after the chain.
+func (c Context) StopWithStatus(code int) {
+	run(c, func(s *state) {
+		s.stopWithStatus(code)
+	})
 }
 
-func (c *state) StopWithError(err error) {
+func (c *state) stopWithStatus(code int) {
+	c.stop()
+	c.setStatus(code)
+}
+
+// StopWithError stops the chain with err. The status comes from err's
+// StatusCode method when it has one (HTTPError does), else 500. The error
+// handler for that status can read err with StopError.
+func (c Context) StopWithError(err error) {
+	run(c, func(s *state) {
+		s.stopWithError(err)
+	})
+}
+
+func (c *state) stopWithError(err error) {
 	c.err = err
-	c.StopWithStatus(StatusOf(err))
+	c.stopWithStatus(StatusOf(err))
 }
 
-func (c *state) Err() error { return c.err }
+// StopError returns the error given to StopWithError, for error handlers, or
+// ErrContextReleased once the request is over.
+func (c Context) StopError() error {
+	return with(c, ErrContextReleased, func(s *state) error {
+		return s.stopErr()
+	})
+}
+
+func (c *state) stopErr() error { return c.err }

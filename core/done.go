@@ -20,15 +20,27 @@ import (
 // DoneHook is called once per request by the application after the
 // response is finished: the chain has returned, the error page (an error
 // status with no body) or the 500 of a recovered panic has been written,
-// and the Context is still valid (Status, BytesWritten, Route, Err and
-// Request read the final state). Hooks run in registration order, also
+// and the Context is still valid (Status, BytesWritten, Route, StopError
+// and Request read the final state). Hooks run in registration order, also
 // for a request whose connection is aborted or hijacked. A hook must not
 // write to the response.
 type DoneHook interface {
 	Done(ctx Context)
 }
 
-func (c *state) OnDone(h DoneHook) {
+// OnDone registers h to run once the response is finished: after the
+// chain, the error page and the 500 of a recovered panic, while the
+// Context is still valid (see DoneHook). Middleware that measures requests
+// (tracing, metrics) ends its work there rather than after Next, which
+// returns before the application writes those pages. It does not allocate
+// once the pooled Context has held as many hooks before; h should be a
+// pointer (a pointer in an interface does not allocate, a closure usually
+// does). A nil h is ignored.
+func (c Context) OnDone(h DoneHook) {
+	run(c, func(s *state) { s.onDone(h) })
+}
+
+func (c *state) onDone(h DoneHook) {
 	if h != nil {
 		c.doneHooks = append(c.doneHooks, h)
 	}

@@ -127,7 +127,7 @@ func hasPathPrefix(path, prefix string) bool {
 // fireError runs the error handler for the current status. It runs at most
 // once per request, after the chain, and only while nothing was written.
 func (c *state) fireError() {
-	if c.errorFired || c.Written() {
+	if c.errorFired || c.written() {
 		return
 	}
 	c.errorFired = true
@@ -158,7 +158,7 @@ func (c *state) fireError() {
 		c.handlers, c.index, c.stopped = hs, -1, false
 		c.next(c.handle())
 	}
-	if !c.Written() {
+	if !c.written() {
 		// The custom handler wrote nothing: the client still gets the status.
 		c.writer.writeHeaderNow()
 	}

@@ -18,7 +18,15 @@ import (
 	"strings"
 )
 
-func (c *state) Scheme() string {
+// Scheme returns "https" or "http": the request's own (TLS or not), or the
+// one a trusted proxy reports.
+func (c Context) Scheme() string {
+	return with(c, "", func(s *state) string {
+		return s.scheme()
+	})
+}
+
+func (c *state) scheme() string {
 	if c.fromTrustedProxy() {
 		var v string
 		if c.app.proxyForwarded() {
@@ -36,9 +44,25 @@ func (c *state) Scheme() string {
 	return "http"
 }
 
-func (c *state) IsTLS() bool { return c.Scheme() == "https" }
+// IsTLS reports whether the client's connection is secure: Scheme is
+// "https".
+func (c Context) IsTLS() bool {
+	return with(c, false, func(s *state) bool {
+		return s.isTLS()
+	})
+}
 
-func (c *state) Host() string {
+func (c *state) isTLS() bool { return c.scheme() == "https" }
+
+// Host returns the host the client asked for (with its port, if any): the
+// request's Host, or the one a trusted proxy reports.
+func (c Context) Host() string {
+	return with(c, "", func(s *state) string {
+		return s.host()
+	})
+}
+
+func (c *state) host() string {
 	if c.fromTrustedProxy() {
 		var v string
 		if c.app.proxyForwarded() {

@@ -154,7 +154,7 @@ func (c *state) adopt(outer *state) {
 // chain that wrote nothing, then the error page for an error status with no
 // body, or the bare status.
 func (c *state) finish(h Context) {
-	if !h.Alive() || c.writer.hijacked || c.Written() {
+	if !h.Alive() || c.writer.hijacked || c.written() {
 		return // released: the middleware answered without this chain
 	}
 	if len(c.writer.hooks) > 0 {
@@ -163,7 +163,7 @@ func (c *state) finish(h Context) {
 	if c.writer.status >= 400 {
 		c.app.safeFireError(c)
 	}
-	if !c.Written() && c.writer.status != http.StatusOK {
+	if !c.written() && c.writer.status != http.StatusOK {
 		c.writer.writeHeaderNow()
 	}
 }

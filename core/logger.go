@@ -24,7 +24,7 @@ func RequestLogger(logger *slog.Logger) Handler {
 			if rec := recover(); rec != nil && !c.app.recovered(c, rec) {
 				panic(http.ErrAbortHandler) // the application aborts the connection
 			}
-			if c.writer.status >= 400 && !c.Written() {
+			if c.writer.status >= 400 && !c.written() {
 				c.app.safeFireError(c) // the page the client gets, counted
 			}
 			attrs := [7]slog.Attr{
@@ -33,10 +33,10 @@ func RequestLogger(logger *slog.Logger) Handler {
 				slog.Int("status", c.writer.status),
 				slog.Int64("bytes", c.writer.size),
 				slog.Duration("duration", time.Since(start)),
-				slog.String("remote", c.RemoteAddr()),
+				slog.String("remote", c.remoteAddr()),
 			}
 			n := 6
-			if id := c.RequestID(); id != "" {
+			if id := c.requestID(); id != "" {
 				attrs[n] = slog.String("request_id", id)
 				n++
 			}

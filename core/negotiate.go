@@ -35,7 +35,15 @@ const (
 
 var defaultOffers = []string{MIMEJSON, MIMEXML, MIMEHTML, MIMEText}
 
-func (c *state) NegotiateFormat(offers ...string) string {
+// NegotiateFormat returns the offer the client's Accept header prefers, or
+// "" when it accepts none of them.
+func (c Context) NegotiateFormat(offers ...string) string {
+	return with(c, "", func(s *state) string {
+		return s.negotiateFormat(offers...)
+	})
+}
+
+func (c *state) negotiateFormat(offers ...string) string {
 	accept := c.request.Header.Values("Accept")
 	if len(accept) == 0 && len(offers) > 0 {
 		return offers[0]
@@ -84,7 +92,19 @@ type Markup interface {
 	HTML() string
 }
 
-func (c *state) Negotiate(data any, offers ...string) {
+// Negotiate writes data in the format the client prefers among offers
+// (default JSON, XML, HTML, text, in that order of preference for equal
+// q-values): JSON and XML marshal data; text writes fmt.Sprint(data); HTML
+// writes fmt.Sprint(data) escaped, strings included, unless data is a
+// Markup, whose HTML method vouches for its output. When the client
+// accepts none of the offers, the request is stopped with 406.
+func (c Context) Negotiate(data any, offers ...string) {
+	run(c, func(s *state) {
+		s.negotiate(data, offers...)
+	})
+}
+
+func (c *state) negotiate(data any, offers ...string) {
 	if len(offers) == 0 {
 		offers = defaultOffers
 	}
@@ -120,17 +140,17 @@ func (c *state) Negotiate(data any, offers ...string) {
 			}
 		case MIMEHTML:
 			if m, ok := data.(Markup); ok {
-				c.HTML(m.HTML())
+				c.writeHTML(m.HTML())
 			} else {
-				c.HTML(html.EscapeString(fmt.Sprint(data)))
+				c.writeHTML(html.EscapeString(fmt.Sprint(data)))
 			}
 			return
 		case MIMEText:
-			c.Text(fmt.Sprint(data))
+			c.text(fmt.Sprint(data))
 			return
 		}
 	}
-	c.StopWithError(NewHTTPError(http.StatusNotAcceptable, "acceptable: "+strings.Join(offers, ", ")))
+	c.stopWithError(NewHTTPError(http.StatusNotAcceptable, "acceptable: "+strings.Join(offers, ", ")))
 }
 
 // rankedOffer is an offer of Negotiate with the q-value the client gives

@@ -22,6 +22,17 @@ type Param struct {
 	Value string
 }
 
+// Params returns the route parameters, for typed reads and iteration;
+// Param reads one by name.
+func (c Context) Params() Params { return Params{c} }
+
+// Param returns the value of the named route parameter, or "".
+func (c Context) Param(name string) string {
+	return with(c, "", func(s *state) string {
+		return s.params.get(name) // cannot panic: no defer needed to unpin
+	})
+}
+
 // Params reads the parameters of the matched route, in pattern order;
 // Context.Params returns it. Once its request is over it has none.
 type Params struct {
@@ -36,38 +47,28 @@ func (ps Params) Get(name string) string {
 
 // Lookup returns the value of the named parameter and whether it exists.
 func (ps Params) Lookup(name string) (string, bool) {
-	s := ps.c.enter()
-	if s == nil {
-		return "", false
-	}
-	v, ok := s.params.lookup(name)
-	s.exit()
-	return v, ok
+	return with2(ps.c, "", false, func(s *state) (string, bool) {
+		v, ok := s.params.lookup(name)
+		return v, ok
+	})
 }
 
 // Len returns the number of parameters.
 func (ps Params) Len() int {
-	s := ps.c.enter()
-	if s == nil {
-		return 0
-	}
-	n := len(s.params)
-	s.exit()
-	return n
+	return with(ps.c, 0, func(s *state) int {
+		return len(s.params)
+	})
 }
 
 // At returns the i-th parameter (0 <= i < Len), or the zero Param.
 func (ps Params) At(i int) Param {
-	s := ps.c.enter()
-	if s == nil {
-		return Param{}
-	}
-	var p Param
-	if i >= 0 && i < len(s.params) {
-		p = s.params[i]
-	}
-	s.exit()
-	return p
+	return with(ps.c, Param{}, func(s *state) Param {
+		var p Param
+		if i >= 0 && i < len(s.params) {
+			p = s.params[i]
+		}
+		return p
+	})
 }
 
 // All returns an iterator over the parameters' names and values, in

@@ -68,12 +68,9 @@ func (app *Application) OnError(handler func(ctx Context, err error)) {
 // with WithErrorDetails). Without an error it is the status text of an
 // error status, else "".
 func (c Context) ErrorMessage() string {
-	s := c.enter()
-	if s == nil {
-		return ""
-	}
-	defer s.exit()
-	return s.errorMessage()
+	return with(c, "", func(s *state) string {
+		return s.errorMessage()
+	})
 }
 
 func (c *state) errorMessage() string {
@@ -111,7 +108,7 @@ func (c *state) prefersJSON() bool {
 // errorRequestID returns the request's ID, making one (and sending it as
 // X-Request-Id) when no middleware gave it one.
 func (c *state) errorRequestID() string {
-	if id := c.RequestID(); id != "" {
+	if id := c.requestID(); id != "" {
 		return id
 	}
 	var b [8]byte
@@ -148,7 +145,7 @@ func defaultErrorHandler(c *state) {
 		body, err := json.Marshal(p)
 		if err == nil {
 			h["Content-Type"] = problemJSONUTF8
-			c.WriteString(string(body))
+			c.writeString(string(body))
 			return
 		}
 	}
@@ -157,5 +154,5 @@ func defaultErrorHandler(c *state) {
 		body += ": " + detail
 	}
 	h["Content-Type"] = textPlainUTF8
-	c.WriteString(body)
+	c.writeString(body)
 }

@@ -13,7 +13,15 @@ import (
 	"strings"
 )
 
-func (c *state) RemoteAddr() string {
+// ClientIP returns the client's IP address: the connection's peer, or the
+// address from the trusted proxy header set with WithTrustedProxies.
+func (c Context) ClientIP() string {
+	return with(c, "", func(s *state) string {
+		return s.remoteAddr()
+	})
+}
+
+func (c *state) remoteAddr() string {
 	peer := peerIP(c.request)
 	app := c.app
 	if app.proxyHeader == "" || !app.trusted(peer) {

@@ -37,29 +37,59 @@ func (c *state) setContentTypeIfUnset(ct []string) {
 	}
 }
 
-func (c *state) Text(s string) {
+// Text writes text as text/plain (unless a Content-Type was set).
+func (c Context) Text(text string) {
+	run(c, func(s *state) {
+		s.text(text)
+	})
+}
+
+func (c *state) text(s string) {
 	c.setContentTypeIfUnset(textPlainUTF8)
-	c.writeOrStop(c.WriteString(s))
+	c.writeOrStop(c.writeString(s))
 }
 
 // writeOrStop records a failed body write with StopWithError, so that the
 // writers that return nothing still report it through StopError.
 func (c *state) writeOrStop(_ int, err error) {
 	if err != nil && err != ErrContextReleased {
-		c.StopWithError(err)
+		c.stopWithError(err)
 	}
 }
 
-func (c *state) HTML(s string) {
+// HTML writes text as text/html (unless a Content-Type was set). text is sent as
+// is: escape untrusted data yourself or use View.
+func (c Context) HTML(text string) {
+	run(c, func(s *state) {
+		s.writeHTML(text)
+	})
+}
+
+func (c *state) writeHTML(s string) {
 	c.setContentTypeIfUnset(textHTMLUTF8)
-	c.writeOrStop(c.WriteString(s))
+	c.writeOrStop(c.writeString(s))
 }
 
-func (c *state) JSON(v any) {
-	c.JSONIndent(v, "")
+// JSON writes v encoded as JSON. A value that cannot be encoded stops the
+// chain with a 500 and nothing of the document is sent.
+func (c Context) JSON(v any) {
+	run(c, func(s *state) {
+		s.writeJSON(v)
+	})
 }
 
-func (c *state) JSONIndent(v any, indent string) {
+func (c *state) writeJSON(v any) {
+	c.writeJSONIndent(v, "")
+}
+
+// JSONIndent writes v encoded as JSON, each level indented by indent.
+func (c Context) JSONIndent(v any, indent string) {
+	run(c, func(s *state) {
+		s.writeJSONIndent(v, indent)
+	})
+}
+
+func (c *state) writeJSONIndent(v any, indent string) {
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
 	enc := json.NewEncoder(buf)
@@ -67,19 +97,27 @@ func (c *state) JSONIndent(v any, indent string) {
 		enc.SetIndent("", indent)
 	}
 	if err := enc.Encode(v); err != nil {
-		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
+		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
 		return
 	}
 	buf.B = buf.B[:len(buf.B)-1] // Encode's trailing newline
 	c.writeBuffered(jsonUTF8, buf.B)
 }
 
-func (c *state) XML(v any) {
+// XML writes v encoded as XML, with the XML header. A value that cannot be
+// encoded stops the chain with a 500.
+func (c Context) XML(v any) {
+	run(c, func(s *state) {
+		s.writeXML(v)
+	})
+}
+
+func (c *state) writeXML(v any) {
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
 	buf.WriteString(xml.Header)
 	if err := xml.NewEncoder(buf).Encode(v); err != nil {
-		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
+		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
 		return
 	}
 	c.writeBuffered(xmlUTF8, buf.B)
@@ -102,18 +140,26 @@ func (c *state) writeBuffered(contentType []string, body []byte) {
 	if len(body) > netHTTPBuffer {
 		c.out.Header()["Content-Length"] = []string{strconv.Itoa(len(body))}
 	}
-	c.writeOrStop(c.Write(body))
+	c.writeOrStop(c.write(body))
 }
 
-func (c *state) Redirect(url string, code int) {
+// Redirect replies with a redirect to url (absolute or relative to the
+// request path) and stops the chain. code must be a 3xx status; 0 means 302.
+func (c Context) Redirect(url string, code int) {
+	run(c, func(s *state) {
+		s.redirect(url, code)
+	})
+}
+
+func (c *state) redirect(url string, code int) {
 	if code == 0 {
 		code = http.StatusFound
 	}
 	if code < 300 || code > 399 {
-		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: errRedirectCode(code)})
+		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: errRedirectCode(code)})
 		return
 	}
-	c.Stop()
+	c.stop()
 	http.Redirect(c.out, c.request, url, code)
 }
 

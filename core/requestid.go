@@ -14,7 +14,14 @@ import "log/slog"
 // RequestIDKey is the Values key of the request ID.
 const RequestIDKey = "vireo.request_id"
 
-func (c *state) RequestID() string {
+// RequestID returns the request's ID, or "" when no middleware gave it one.
+func (c Context) RequestID() string {
+	return with(c, "", func(s *state) string {
+		return s.requestID()
+	})
+}
+
+func (c *state) requestID() string {
 	switch v := c.values.get(RequestIDKey).(type) {
 	case string:
 		return v
@@ -24,9 +31,24 @@ func (c *state) RequestID() string {
 	return ""
 }
 
-func (c *state) Logger() *slog.Logger {
+// Logger returns the application's logger with the request ID attached
+// (see RequestID) and bound to the request's context.Context: a line logged
+// without a context (Info rather than InfoContext) reaches the log handler
+// with the request's, so handlers that read it (trace IDs) see it. Once the
+// request is over, it returns the application's logger.
+func (c Context) Logger() *slog.Logger {
+	if l := with(c, nil, func(s *state) *slog.Logger { return s.logger() }); l != nil {
+		return l
+	}
+	if c.s == nil {
+		return slog.Default()
+	}
+	return c.s.app.logger
+}
+
+func (c *state) logger() *slog.Logger {
 	l := c.app.logger
-	if id := c.RequestID(); id != "" {
+	if id := c.requestID(); id != "" {
 		l = l.With(slog.String("request_id", id))
 	}
 	return requestLogger(l, c.request.Context())

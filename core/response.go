@@ -62,7 +62,19 @@ type BeforeWriteHook interface {
 	BeforeWrite(ctx Context) error
 }
 
-func (c *state) OnBeforeWrite(h BeforeWriteHook) {
+// OnBeforeWrite registers h to run before the response's status line goes
+// out (see BeforeWriteHook); hooks run in registration order and the first
+// error stops them. A hook registered after the response started never
+// runs. It does not allocate once the pooled Context has held as many hooks
+// before; h itself should be a pointer (a pointer in an interface does not
+// allocate, a closure usually does).
+func (c Context) OnBeforeWrite(h BeforeWriteHook) {
+	run(c, func(s *state) {
+		s.onBeforeWrite(h)
+	})
+}
+
+func (c *state) onBeforeWrite(h BeforeWriteHook) {
 	c.writer.ctx = c
 	c.writer.hooks = append(c.writer.hooks, h)
 }
@@ -80,7 +92,7 @@ func (rw *responseWriter) runHooks() bool {
 		hooks[i] = nil
 	}
 	if err != nil {
-		rw.ctx.StopWithError(err)
+		rw.ctx.stopWithError(err)
 		rw.refused = err
 		return false
 	}

@@ -11,10 +11,11 @@
 // So http.Server's ReadTimeout and WriteTimeout, which would cut the
 // latter, are left at zero. A route that needs other rates (an upload from
 // slow devices, a stream) gets them with the MinRequestBodyRate and
-// MinResponseRate middleware. On SIGINT or SIGTERM, or when Shutdown is
-// called, the server stops accepting, in-flight requests finish (up to the
-// shutdown timeout) and the OnShutdown hooks run; Listen returns after all
-// of that.
+// MinResponseRate middleware. On SIGINT or SIGTERM (Listen and ListenTLS;
+// Serve, like http.Server.Serve, leaves signals to its caller), or when
+// Shutdown is called, the server stops accepting, in-flight requests finish
+// (up to the shutdown timeout) and the OnShutdown hooks run; Listen returns
+// after all of that.
 
 package core
 
@@ -55,20 +56,22 @@ func (app *Application) Listen(addr string, configure ...func(*http.Server)) err
 	if err != nil {
 		return err
 	}
-	return app.Serve(ln, configure...)
+	return app.serve(ln, "http", true, configure)
 }
 
-// Serve serves on ln until SIGINT, SIGTERM or Shutdown, then shuts down
-// gracefully. configure funcs may change any field of the http.Server after
-// the defaults are set. It returns nil after a graceful shutdown, and
-// http.ErrServerClosed when the application was shut down before it started.
+// Serve serves on ln until Shutdown, then returns; like http.Server.Serve
+// it installs no signal handling (Listen and ListenTLS do). configure
+// funcs may change any field of the http.Server after the defaults are
+// set. It returns nil after a graceful shutdown, and http.ErrServerClosed
+// when the application was shut down before it started.
 func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) error {
-	return app.serve(ln, "http", configure)
+	return app.serve(ln, "http", false, configure)
 }
 
-// serve is Serve for a listener whose connections speak scheme ("https"
-// for ListenTLS's), which the startup line names.
-func (app *Application) serve(ln net.Listener, scheme string, configure []func(*http.Server)) error {
+// serve runs the server on ln, whose connections speak scheme ("https" for
+// ListenTLS's, which the startup line names), until Shutdown or, with
+// signals, SIGINT or SIGTERM, which shut it down gracefully.
+func (app *Application) serve(ln net.Listener, scheme string, signals bool, configure []func(*http.Server)) error {
 	if err := app.Build(); err != nil {
 		ln.Close()
 		return err
@@ -101,8 +104,12 @@ func (app *Application) serve(ln net.Listener, scheme string, configure []func(*
 		fmt.Fprintf(app.startupOut, "Now listening on: %s://%s\nApplication started. Press CTRL+C to shut down.\n", scheme, ln.Addr())
 	}
 
-	sig, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	var sig <-chan struct{} // nil without signals: never ready
+	if signals {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		sig = ctx.Done()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 
@@ -113,7 +120,7 @@ func (app *Application) serve(ln net.Listener, scheme string, configure []func(*
 		}
 		<-app.shutdown // Shutdown was called: wait until it has finished
 		return nil
-	case <-sig.Done():
+	case <-sig:
 		ctx, cancel := context.WithTimeout(context.Background(), app.shutdownTimeout)
 		defer cancel()
 		err := app.Shutdown(ctx)

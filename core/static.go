@@ -55,7 +55,7 @@ func serveFS(fsys fs.FS, param string) Handler {
 	return stateHandler(func(c *state, _ Context) {
 		name, ok := safeFileName(c, param)
 		if !ok {
-			c.StopWithError(errBadFilePath)
+			c.stopWithError(errBadFilePath)
 			return
 		}
 		fsrv.serve(c, name, true)
@@ -93,23 +93,23 @@ func safeFileName(c *state, param string) (string, bool) {
 func (fsrv *fileServer) serve(c *state, name string, allowIndex bool) {
 	f, err := fsrv.fsys.Open(name)
 	if err != nil {
-		c.StopWithError(fsError(err))
+		c.stopWithError(fsError(err))
 		return
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		c.StopWithError(fsError(err))
+		c.stopWithError(fsError(err))
 		return
 	}
 	if !info.IsDir() && allowIndex && strings.HasSuffix(c.request.URL.Path, "/") {
 		// "/index.html/" names a directory that does not exist.
-		c.StopWithStatus(http.StatusNotFound)
+		c.stopWithStatus(http.StatusNotFound)
 		return
 	}
 	if info.IsDir() {
 		if !allowIndex {
-			c.StopWithStatus(http.StatusNotFound)
+			c.stopWithStatus(http.StatusNotFound)
 			return
 		}
 		if p := c.request.URL.Path; !strings.HasSuffix(p, "/") {
@@ -127,7 +127,7 @@ func (fsrv *fileServer) serve(c *state, name string, allowIndex bool) {
 	if !ok {
 		b, err := io.ReadAll(f)
 		if err != nil {
-			c.StopWithError(err)
+			c.stopWithError(err)
 			return
 		}
 		content = bytes.NewReader(b)
@@ -139,7 +139,7 @@ func (fsrv *fileServer) serve(c *state, name string, allowIndex bool) {
 		} else {
 			etag, err := fsrv.contentETag(name, info.Size(), content)
 			if err != nil {
-				c.StopWithError(err)
+				c.stopWithError(err)
 				return
 			}
 			w.Header().Set("Etag", etag)
@@ -188,20 +188,31 @@ func fsError(err error) error {
 	return err
 }
 
-func (c *state) ServeFile(name string) {
+// ServeFile serves the named file from the local file system with
+// http.ServeContent (conditional requests, ranges, Content-Type by
+// extension). A missing file or a directory is a 404 and an unreadable one
+// a 403, both through the application's error pages. name is trusted:
+// never build it from request input; use HandleDir for that.
+func (c Context) ServeFile(name string) {
+	run(c, func(s *state) {
+		s.serveFile(name)
+	})
+}
+
+func (c *state) serveFile(name string) {
 	f, err := os.Open(name)
 	if err != nil {
-		c.StopWithError(fsError(err))
+		c.stopWithError(fsError(err))
 		return
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		c.StopWithError(fsError(err))
+		c.stopWithError(fsError(err))
 		return
 	}
 	if fi.IsDir() {
-		c.StopWithError(NewHTTPError(http.StatusNotFound, ""))
+		c.stopWithError(NewHTTPError(http.StatusNotFound, ""))
 		return
 	}
 	http.ServeContent(c.out, c.request, fi.Name(), fi.ModTime(), f)

@@ -64,7 +64,21 @@ func WithRequestTimeout(d time.Duration) Option {
 	}
 }
 
-func (c *state) NextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOut bool) {
+// NextWithTimeout runs the rest of the chain like Next, with a deadline of
+// d on Request().Context(). It reports whether the deadline passed first;
+// then the client got resp at the deadline (when resp is nil: 503,
+// text/plain, "Service Unavailable: the request took too long") and the
+// chain's writes were refused with http.ErrHandlerTimeout. The chain runs
+// in a goroutine of its own and its response is buffered until it returns,
+// so it cannot stream; after a timeout the Context stays out of the pool
+// until the chain returns, so a late handler never reaches another request.
+func (c Context) NextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOut bool) {
+	return with(c, false, func(s *state) bool {
+		return s.nextWithTimeout(d, resp)
+	})
+}
+
+func (c *state) nextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOut bool) {
 	if resp == nil {
 		resp = &defaultTimeoutResponse
 	}

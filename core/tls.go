@@ -33,5 +33,5 @@ func (app *Application) ListenTLS(addr, certFile, keyFile string, configure ...f
 		return err
 	}
 	setTLS := func(s *http.Server) { s.TLSConfig = cfg }
-	return app.serve(tls.NewListener(ln, cfg), "https", append([]func(*http.Server){setTLS}, configure...))
+	return app.serve(tls.NewListener(ln, cfg), "https", true, append([]func(*http.Server){setTLS}, configure...))
 }

@@ -160,13 +160,13 @@ func (h *typedHandler[In, Out]) serve(ctx Context) {
 		return
 	}
 	defer s.exit()
-	if s.Written() || s.stopped { // fn wrote its own answer, or stopped with a status
+	if s.written() || s.stopped { // fn wrote its own answer, or stopped with a status
 		return
 	}
 	if h.status != http.StatusOK {
-		s.SetStatus(h.status)
+		s.setStatus(h.status)
 	}
 	if !h.noBody {
-		s.JSON(out)
+		s.writeJSON(out)
 	}
 }

@@ -63,7 +63,7 @@ func WithUploadLimits(l UploadLimits) Option {
 	}
 }
 
-func (c *state) MultipartForm() (*multipart.Form, error) {
+func (c *state) multipartForm() (*multipart.Form, error) {
 	r := c.request
 	if r.MultipartForm != nil {
 		return r.MultipartForm, nil
@@ -102,8 +102,8 @@ func (c *state) MultipartForm() (*multipart.Form, error) {
 	return form, nil
 }
 
-func (c *state) FormFile(name string) (*multipart.FileHeader, error) {
-	form, err := c.MultipartForm()
+func (c *state) formFile(name string) (*multipart.FileHeader, error) {
+	form, err := c.multipartForm()
 	if err != nil {
 		return nil, err
 	}
@@ -146,21 +146,15 @@ func SaveFile(fh *multipart.FileHeader, dst string) error {
 // HTTPErrors: 413 past a limit, 415 for a body that is not multipart, 400
 // for a malformed one.
 func (c Context) MultipartForm() (*multipart.Form, error) {
-	s := c.enter()
-	if s == nil {
-		return nil, ErrContextReleased
-	}
-	defer s.exit()
-	return s.MultipartForm()
+	return with2(c, nil, ErrContextReleased, func(s *state) (*multipart.Form, error) {
+		return s.multipartForm()
+	})
 }
 
 // FormFile returns the first file of the multipart form field name, parsing
 // the form as MultipartForm does; a missing file is a 400.
 func (c Context) FormFile(name string) (*multipart.FileHeader, error) {
-	s := c.enter()
-	if s == nil {
-		return nil, ErrContextReleased
-	}
-	defer s.exit()
-	return s.FormFile(name)
+	return with2(c, nil, ErrContextReleased, func(s *state) (*multipart.FileHeader, error) {
+		return s.formFile(name)
+	})
 }

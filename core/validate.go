@@ -66,7 +66,16 @@ func (e *ValidationError) Error() string {
 // StatusCode returns 400.
 func (e *ValidationError) StatusCode() int { return http.StatusBadRequest }
 
-func (c *state) Validate(v any) error {
+// Validate runs the application's Validator on v (nil when there is none).
+// Errors come back as a *ValidationError or an HTTPError of 400, ready for
+// StopWithError.
+func (c Context) Validate(v any) error {
+	return with(c, ErrContextReleased, func(s *state) error {
+		return s.validate(v)
+	})
+}
+
+func (c *state) validate(v any) error {
 	if c.app.validator == nil {
 		return nil
 	}
@@ -85,7 +94,17 @@ func (c *state) Validate(v any) error {
 	return &HTTPError{Code: http.StatusBadRequest, Message: err.Error(), Err: err}
 }
 
-func (c *state) ReadXML(v any) error {
+// ReadXML decodes the XML request body into v, then validates it. Like
+// ReadJSON it answers a body that does not say it is XML (Content-Type
+// application/xml, text/xml or a +xml type) with 415,
+// malformed XML or trailing data with 400 and an oversized body with 413.
+func (c Context) ReadXML(v any) error {
+	return with(c, ErrContextReleased, func(s *state) error {
+		return s.readXML(v)
+	})
+}
+
+func (c *state) readXML(v any) error {
 	// A missing Content-Type is refused too: a cross-site page can send a
 	// body without one (a Blob with no type) and no CORS preflight.
 	ct := c.request.Header.Get("Content-Type")
@@ -129,5 +148,5 @@ func (c *state) ReadXML(v any) error {
 		}
 		return NewHTTPError(http.StatusBadRequest, "malformed XML: data after the root element")
 	}
-	return c.Validate(v)
+	return c.validate(v)
 }

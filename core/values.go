@@ -18,23 +18,21 @@ type Values struct {
 	c Context
 }
 
+// Values returns the request-scoped value store.
+func (c Context) Values() Values { return Values{c} }
+
 // Set stores value under key, replacing any previous value.
 func (v Values) Set(key string, value any) {
-	if s := v.c.enter(); s != nil {
+	run(v.c, func(s *state) {
 		s.values.set(key, value)
-		s.exit()
-	}
+	})
 }
 
 // Get returns the value stored under key, or nil.
 func (v Values) Get(key string) any {
-	s := v.c.enter()
-	if s == nil {
-		return nil
-	}
-	val := s.values.get(key)
-	s.exit()
-	return val
+	return with(v.c, nil, func(s *state) any {
+		return s.values.get(key)
+	})
 }
 
 // GetString returns the value stored under key if it is a string, else "".
@@ -45,36 +43,28 @@ func (v Values) GetString(key string) string {
 
 // Delete removes key.
 func (v Values) Delete(key string) {
-	if s := v.c.enter(); s != nil {
+	run(v.c, func(s *state) {
 		s.values.delete(key)
-		s.exit()
-	}
+	})
 }
 
 // Len returns the number of values.
 func (v Values) Len() int {
-	s := v.c.enter()
-	if s == nil {
-		return 0
-	}
-	n := len(s.values.entries)
-	s.exit()
-	return n
+	return with(v.c, 0, func(s *state) int {
+		return len(s.values.entries)
+	})
 }
 
 // Range calls fn for each value in insertion order until fn returns false.
 // fn must not call Set or Delete.
 func (v Values) Range(fn func(key string, value any) bool) {
-	s := v.c.enter()
-	if s == nil {
-		return
-	}
-	defer s.exit()
-	for _, e := range s.values.entries {
-		if !fn(e.key, e.value) {
-			return
+	run(v.c, func(s *state) {
+		for _, e := range s.values.entries {
+			if !fn(e.key, e.value) {
+				return
+			}
 		}
-	}
+	})
 }
 
 // valueList is the storage of Values.

@@ -63,25 +63,62 @@ func (app *Application) RegisterView(engine ViewEngine) error {
 // ViewEngine returns the registered view engine, or nil.
 func (app *Application) ViewEngine() ViewEngine { return app.view }
 
-func (c *state) SetViewLayout(layout string) {
+// SetViewLayout overrides the layout of the next View call in this request;
+// the view package's NoLayout renders without one.
+func (c Context) SetViewLayout(layout string) {
+	run(c, func(s *state) {
+		s.setViewLayout(layout)
+	})
+}
+
+func (c *state) setViewLayout(layout string) {
 	c.viewLayout = layout
 }
 
-func (c *state) SetViewData(key string, value any) {
+// SetViewData sets a value that View merges into its data, so middleware
+// can provide data (a user, a CSRF token) that every page sees. When View's
+// data is a map[string]any, its own keys win; when it is nil, the map of
+// SetViewData's values is the data; other data types are rendered as
+// given, and the values are then available only through ViewData.
+func (c Context) SetViewData(key string, value any) {
+	run(c, func(s *state) {
+		s.setViewData(key, value)
+	})
+}
+
+func (c *state) setViewData(key string, value any) {
 	if c.viewData == nil {
 		c.viewData = make(map[string]any)
 	}
 	c.viewData[key] = value
 }
 
-func (c *state) ViewData() map[string]any {
+// ViewData returns the values set with SetViewData in this request. The
+// map belongs to the Context and is cleared when the request ends: copy
+// what must outlive the handler.
+func (c Context) ViewData() map[string]any {
+	return with(c, nil, func(s *state) map[string]any {
+		return s.viewDataMap()
+	})
+}
+
+func (c *state) viewDataMap() map[string]any {
 	return c.viewData
 }
 
-func (c *state) View(name string, data any) {
+// View renders the named template with data and writes it as text/html.
+// On failure nothing is written but the error status: the error is logged
+// and the chain is stopped with a 500 whose cause StopError returns.
+func (c Context) View(name string, data any) {
+	run(c, func(s *state) {
+		s.view(name, data)
+	})
+}
+
+func (c *state) view(name string, data any) {
 	engine := c.app.view
 	if engine == nil {
-		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: ErrNoViewEngine})
+		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: ErrNoViewEngine})
 		return
 	}
 	data = c.mergeViewData(data)
@@ -89,7 +126,7 @@ func (c *state) View(name string, data any) {
 	defer putViewBuffer(buf)
 	if err := executeView(engine, buf, name, c.viewLayout, data); err != nil {
 		c.app.logger.Error("vireo: rendering view", "template", name, "layout", c.viewLayout, "err", err)
-		c.StopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
+		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
 		return
 	}
 	c.writeBuffered(textHTMLUTF8, buf.Bytes())

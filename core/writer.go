@@ -17,15 +17,41 @@ package core
 
 import "net/http"
 
-func (c *state) SetResponseWriter(w http.ResponseWriter) {
+// SetResponseWriter makes w the writer the rest of the request writes to,
+// ResponseWriter's setter: middleware takes ResponseWriter, installs a
+// writer that wraps it, and puts it back when its Next returns (nil puts
+// back the Context's own). w must pass WriteHeader on so that Status and
+// the error handlers see the status.
+func (c Context) SetResponseWriter(w http.ResponseWriter) {
+	run(c, func(s *state) {
+		if hw, ok := w.(*heldWriter); ok && hw.c == c {
+			w = hw.w // a writer of this request put back: no second layer of checks
+		}
+		s.setResponseWriter(w)
+	})
+}
+
+func (c *state) setResponseWriter(w http.ResponseWriter) {
 	if w == nil {
 		w = &c.writer
 	}
 	c.out = w
 }
 
-func (c *state) WriteErrorPage() {
-	if c.writer.status >= 400 && !c.Written() {
+// WriteErrorPage runs the error handler for the current status now, when
+// the status is an error (400 or more), nothing has been written and the
+// handler has not run yet for this request. Middleware that installs a
+// writer with SetResponseWriter calls it after Next, before finishing its
+// writer, so that error pages (404, 500, StopWithError) go through it like
+// any other body.
+func (c Context) WriteErrorPage() {
+	run(c, func(s *state) {
+		s.writeErrorPage()
+	})
+}
+
+func (c *state) writeErrorPage() {
+	if c.writer.status >= 400 && !c.written() {
 		c.app.safeFireError(c)
 	}
 }

@@ -22,10 +22,10 @@ import (
 // newApp builds the application whose /slow route works for slow, sending
 // progress as it goes; onShutdown runs once the server has stopped. main
 // serves it and the test drives it over a real listener.
-func newApp(slow time.Duration, onShutdown func()) *vireo.Application {
+func newApp(slow time.Duration, onShutdown func(), opts ...vireo.Option) *vireo.Application {
 	// The timeout bounds how long a signal-triggered shutdown waits for
 	// in-flight requests; longer ones are cut off.
-	app := vireo.New(vireo.WithShutdownTimeout(10 * time.Second))
+	app := vireo.New(append([]vireo.Option{vireo.WithShutdownTimeout(10 * time.Second)}, opts...)...)
 
 	app.Get("/", func(ctx vireo.Context) {
 		ctx.Text("fast response")

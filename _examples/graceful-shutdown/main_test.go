@@ -1,6 +1,6 @@
 // Tests of graceful shutdown over real listeners: a slow request started
 // before the shutdown completes, new connections are refused, the
-// OnShutdown hook runs and Serve returns nil; triggered by app.Shutdown and
+// OnShutdown hook runs and Listen returns nil; triggered by app.Shutdown and
 // by SIGINT.
 package main
 
@@ -8,8 +8,8 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"net"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -20,17 +20,26 @@ import (
 
 const slow = 500 * time.Millisecond
 
-// serve starts app on a free loopback port and returns its base URL and a
-// channel receiving Serve's result.
-func serve(t *testing.T, app *vireo.Application) (string, <-chan error) {
+// listen builds the application and starts it with Listen, which handles
+// SIGINT and SIGTERM, on a free loopback port; it returns the application,
+// its base URL (read from the startup lines) and a channel receiving
+// Listen's result.
+func listen(t *testing.T, work time.Duration, onShutdown func()) (*vireo.Application, string, <-chan error) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	pr, pw := io.Pipe()
+	app := newApp(work, onShutdown, vireo.WithStartupOutput(pw))
+	done := make(chan error, 1)
+	go func() { done <- app.Listen("127.0.0.1:0") }()
+	line, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- app.Serve(ln) }()
-	return "http://" + ln.Addr().String(), done
+	go io.Copy(io.Discard, pr) // the rest of the startup lines
+	base, ok := strings.CutPrefix(strings.TrimSpace(line), "Now listening on: ")
+	if !ok {
+		t.Fatalf("startup line %q", line)
+	}
+	return app, base, done
 }
 
 // startSlow starts GET /slow and returns once the handler is running (its
@@ -59,7 +68,7 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 			return app.Shutdown(ctx)
 		}},
 		{"SIGINT", func(*vireo.Application) error {
-			// Serve has registered for SIGINT before accepting the
+			// Listen has registered for SIGINT before accepting the
 			// request that is now in flight, so the signal goes to it
 			// and does not kill the test.
 			return syscall.Kill(syscall.Getpid(), syscall.SIGINT)
@@ -68,8 +77,7 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var hookRan atomic.Bool
-			app := newApp(slow, func() { hookRan.Store(true) })
-			base, served := serve(t, app)
+			app, base, served := listen(t, slow, func() { hookRan.Store(true) })
 
 			res, body := startSlow(t, base)
 			defer res.Body.Close()
@@ -91,10 +99,10 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 			select {
 			case err := <-served:
 				if err != nil {
-					t.Errorf("Serve returned %v, want nil", err)
+					t.Errorf("Listen returned %v, want nil", err)
 				}
 			case <-time.After(5 * time.Second):
-				t.Fatal("Serve did not return after the shutdown")
+				t.Fatal("Listen did not return after the shutdown")
 			}
 			if elapsed := time.Since(start); elapsed > 3*time.Second {
 				t.Errorf("shutdown took %v", elapsed)
@@ -113,8 +121,7 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 // TestShutdownTimeout shows what a deadline shorter than the slow request
 // does: Shutdown gives up with the context's error instead of waiting.
 func TestShutdownTimeout(t *testing.T) {
-	app := newApp(time.Minute, func() {})
-	base, served := serve(t, app)
+	app, base, served := listen(t, time.Minute, func() {})
 	res, _ := startSlow(t, base)
 	defer res.Body.Close()
 
@@ -126,6 +133,6 @@ func TestShutdownTimeout(t *testing.T) {
 	select {
 	case <-served:
 	case <-time.After(5 * time.Second):
-		t.Fatal("Serve did not return")
+		t.Fatal("Listen did not return")
 	}
 }

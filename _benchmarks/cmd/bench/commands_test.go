@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/vireo-go/vireo/_benchmarks/internal/runner"
+	"github.com/vireo-go/vireo/_benchmarks/internal/techempower"
 )
 
 // documentedCommands returns the argument lists of the `go run ./cmd/bench`
@@ -49,7 +50,10 @@ func parse(t *testing.T, args []string) (string, runner.Config, int, string) {
 	var sub string
 	var cfg runner.Config
 	parsed = func(s string, c runner.Config) { sub, cfg = s, c }
-	defer func() { parsed = nil }()
+	// A `bench tfb` line is parsed by its own flag set; it has no
+	// runner.Config, and its defaults are checked by package techempower.
+	tfbParsed = func(techempower.Config) { sub, cfg = "tfb", runner.Config{Root: "x"} }
+	defer func() { parsed, tfbParsed = nil, nil }()
 	var out, errOut bytes.Buffer
 	code := run(args, &out, &errOut)
 	return sub, cfg, code, errOut.String()

@@ -82,12 +82,20 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg.OutDir = out
 	cfg.Command = "cd _benchmarks && go run ./cmd/bench " + strings.Join(os.Args[1:], " ")
 	cfg.Log = stdout
+	if tfbParsed != nil {
+		tfbParsed(cfg)
+		return 0
+	}
 	_, err = techempower.Run(ctx, cfg)
 	if err == nil {
 		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(out, "RESULTS.md"))
 	}
 	return exitCode(ctx, err, stderr)
 }
+
+// tfbParsed, when set (by the tests), receives the configuration of a
+// `bench tfb` command line instead of running it.
+var tfbParsed func(cfg techempower.Config)
 
 func typeNames() []string {
 	var names []string

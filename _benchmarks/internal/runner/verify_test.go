@@ -84,7 +84,7 @@ func TestVerifyTLSProtocols(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Session{cert: cert}
+	s := &Session{cert: cert, Client: &http.Client{Timeout: 5 * time.Second}}
 	for _, tt := range []struct {
 		name    string
 		protos  []string

@@ -1,0 +1,147 @@
+// The response writer a handle hands out.
+//
+// ResponseWriter gives net/http code a writer that is itself a handle: each
+// of its methods goes through the gate of the Context it was made for, so
+// a writer kept past the request (by a goroutine, by a net/http middleware)
+// refuses its writes with ErrContextReleased like the Context, and a
+// stale one, made for no live request, is releasedWriter.
+
+package core
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"time"
+)
+
+// ResponseWriter returns the response writer, for code written against
+// net/http. It records status and size and supports http.Flusher,
+// http.Hijacker and http.ResponseController. It is a handle like c: kept
+// past the request, its writes fail with ErrContextReleased. The first call
+// of a request allocates it (and the first after SetResponseWriter); to
+// set headers, ResponseHeader does not.
+func (c Context) ResponseWriter() http.ResponseWriter {
+	return with[http.ResponseWriter](c, releasedWriter{}, func(s *state) http.ResponseWriter {
+		return s.heldOut(c)
+	})
+}
+
+// heldOut returns the handle writer around the current writer, made once
+// per request and writer (release drops it; every live handle of a request
+// is equal to c).
+func (s *state) heldOut(c Context) *heldWriter {
+	if s.held == nil || s.held.w != s.out {
+		s.held = &heldWriter{c: c, w: s.out}
+	}
+	return s.held
+}
+
+// heldWriter is the http.ResponseWriter that ResponseWriter hands out: the
+// request's writer w behind the checks of the handle c.
+type heldWriter struct {
+	c Context
+	w http.ResponseWriter
+}
+
+// Header returns the response header map; a fresh, unused one once the
+// request is over.
+func (hw *heldWriter) Header() http.Header {
+	s := hw.c.enter()
+	if s == nil {
+		return http.Header{}
+	}
+	h := hw.w.Header()
+	s.exit()
+	return h
+}
+
+// Write writes p to the response, or fails with ErrContextReleased.
+func (hw *heldWriter) Write(p []byte) (int, error) {
+	s := hw.c.enter()
+	if s == nil {
+		return 0, ErrContextReleased
+	}
+	defer s.exit()
+	return hw.w.Write(p)
+}
+
+// WriteHeader sends the status line, unless the request is over.
+func (hw *heldWriter) WriteHeader(code int) {
+	if s := hw.c.enter(); s != nil {
+		defer s.exit()
+		hw.w.WriteHeader(code)
+	}
+}
+
+// Flush sends what is buffered to the client.
+func (hw *heldWriter) Flush() { _ = hw.FlushError() }
+
+// FlushError is Flush with the error, for http.ResponseController.
+func (hw *heldWriter) FlushError() error {
+	s := hw.c.enter()
+	if s == nil {
+		return ErrContextReleased
+	}
+	defer s.exit()
+	return http.NewResponseController(hw.w).Flush()
+}
+
+// Hijack takes over the connection (see http.Hijacker).
+func (hw *heldWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	s := hw.c.enter()
+	if s == nil {
+		return nil, nil, ErrContextReleased
+	}
+	defer s.exit()
+	return http.NewResponseController(hw.w).Hijack()
+}
+
+// SetWriteDeadline sets the response's write deadline, for
+// http.ResponseController.
+func (hw *heldWriter) SetWriteDeadline(t time.Time) error {
+	s := hw.c.enter()
+	if s == nil {
+		return ErrContextReleased
+	}
+	defer s.exit()
+	return http.NewResponseController(hw.w).SetWriteDeadline(t)
+}
+
+// SetReadDeadline sets the request body's read deadline, for
+// http.ResponseController.
+func (hw *heldWriter) SetReadDeadline(t time.Time) error {
+	s := hw.c.enter()
+	if s == nil {
+		return ErrContextReleased
+	}
+	defer s.exit()
+	return http.NewResponseController(hw.w).SetReadDeadline(t)
+}
+
+// EnableFullDuplex lets the handler read the body while it writes, for
+// http.ResponseController.
+func (hw *heldWriter) EnableFullDuplex() error {
+	s := hw.c.enter()
+	if s == nil {
+		return ErrContextReleased
+	}
+	defer s.exit()
+	return http.NewResponseController(hw.w).EnableFullDuplex()
+}
+
+// releasedWriter is what a stale Context's ResponseWriter returns: every
+// write fails with ErrContextReleased.
+type releasedWriter struct{}
+
+func (releasedWriter) Header() http.Header              { return http.Header{} }
+func (releasedWriter) Write([]byte) (int, error)        { return 0, ErrContextReleased }
+func (releasedWriter) WriteHeader(int)                  {}
+func (releasedWriter) FlushError() error                { return ErrContextReleased }
+func (releasedWriter) SetWriteDeadline(time.Time) error { return ErrContextReleased }
+
+// The methods below check the handle and call the state's method of the
+// same name. Those whose call can run code of the application (a writer,
+// a hook, a handler) or panic unpin with defer; the plain reads unpin
+// inline, which keeps them as cheap as a field read plus the two atomic
+// adds.
