@@ -189,6 +189,11 @@ ratelimit_redis() { (cd middleware/ratelimit/redis && go vet ./... && gotest -ra
 
 example_cluster() { (cd _examples/cluster && go vet ./... && gotest_v -count=1 ./...); } # -v: the figures of the kill and the rolling restart
 
+# Issue 33: the RealWorld backend (its own module: sqlite, pgx, jwt); its
+# tests run on SQLite and on a PostgreSQL they start (Debian's postgresql,
+# installed through internal/testtool; required under CI=true).
+example_realworld() { (cd _examples/realworld && go vet ./... && gotest -count=1 -timeout 20m ./...); }
+
 example_sessions_redis() { (cd _examples/sessions-redis && go vet ./... && gotest -count=1 ./...); }
 
 otel() { (cd otelvireo && go vet ./... && gotest -race -count=1 ./...); }
@@ -223,6 +228,7 @@ step "sessions/redis (real redis-server, Redis Cluster, Sentinel)" sessions_redi
 step "middleware/ratelimit/redis (real redis-server)" ratelimit_redis redis-server
 step "examples: cluster (3 instances, nginx, redis-server)" example_cluster redis-server nginx
 step "examples: sessions-redis (real redis-server)" example_sessions_redis redis-server
+step "examples: realworld (RealWorld API on SQLite and PostgreSQL)" example_realworld
 step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)" otel
 step "h2: Vireo's own HTTP/2 path (h2spec, curl --http2, attack tests, fuzz)" h2path curl
 step "validator module (go-playground/validator)" validator_module

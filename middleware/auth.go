@@ -10,7 +10,9 @@
 // BearerAuth extracts the token of Authorization: Bearer (RFC 6750) and
 // hands it to a validator func; it knows nothing of token formats (JWT or
 // opaque), which stay the application's choice. Missing tokens get a bare
-// challenge, rejected ones error="invalid_token".
+// challenge, rejected ones error="invalid_token". WithScheme changes the
+// scheme word for APIs that fixed another one (RealWorld's "Token"): the
+// header and the challenge then both use it, compared case-insensitively.
 //
 // On success both store the identity in the request's Values (see
 // BasicAuthUser and BearerToken) and continue the chain.
@@ -22,6 +24,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/vireo-go/vireo/core"
@@ -41,6 +44,7 @@ type authConfig struct {
 	users     map[string][sha256.Size]byte
 	validate  func(ctx core.Context, user, password string) bool
 	validateT func(ctx core.Context, token string) bool
+	scheme    string // BearerAuth's scheme word; "" until WithScheme
 }
 
 // WithRealm sets the realm of the challenge (default "Restricted").
@@ -90,6 +94,28 @@ func WithTokenValidator(fn func(ctx core.Context, token string) bool) AuthOption
 	}
 }
 
+// WithScheme sets the scheme word BearerAuth reads in the Authorization
+// header and names in its challenge (default "Bearer"), for APIs that
+// fixed another word, such as RealWorld's "Authorization: Token <jwt>".
+// The word is a token of RFC 9110: letters, digits and !#$%&'*+-.^_`|~.
+func WithScheme(word string) AuthOption {
+	return func(c *authConfig) error {
+		if word == "" || strings.IndexFunc(word, func(r rune) bool { return !isTokenChar(r) }) >= 0 {
+			return errors.New("middleware: BearerAuth: scheme " + strconv.Quote(word) + " is not an RFC 9110 token")
+		}
+		c.scheme = word
+		return nil
+	}
+}
+
+func isTokenChar(r rune) bool {
+	switch {
+	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		return true
+	}
+	return r < 0x80 && strings.ContainsRune("!#$%&'*+-.^_`|~", r)
+}
+
 func newAuthConfig(opts []AuthOption) (authConfig, error) {
 	cfg := authConfig{realm: "Restricted", users: map[string][sha256.Size]byte{}}
 	for _, opt := range opts {
@@ -115,8 +141,8 @@ func BasicAuth(opts ...AuthOption) (core.Handler, error) {
 	if len(cfg.users) == 0 && cfg.validate == nil {
 		return nil, errors.New("middleware: BasicAuth: no users and no validator")
 	}
-	if cfg.validateT != nil {
-		return nil, errors.New("middleware: BasicAuth: WithTokenValidator is BearerAuth's option")
+	if cfg.validateT != nil || cfg.scheme != "" {
+		return nil, errors.New("middleware: BasicAuth: WithTokenValidator and WithScheme are BearerAuth's options")
 	}
 	challenge := []string{`Basic realm="` + cfg.realm + `", charset="UTF-8"`}
 	return func(ctx core.Context) {
@@ -167,10 +193,14 @@ func BearerAuth(opts ...AuthOption) (core.Handler, error) {
 	if len(cfg.users) > 0 || cfg.validate != nil {
 		return nil, errors.New("middleware: BearerAuth: WithUsers and WithBasicValidator are BasicAuth's options")
 	}
-	missing := []string{`Bearer realm="` + cfg.realm + `"`}
-	invalid := []string{`Bearer realm="` + cfg.realm + `", error="invalid_token"`}
+	scheme := cfg.scheme
+	if scheme == "" {
+		scheme = "Bearer"
+	}
+	missing := []string{scheme + ` realm="` + cfg.realm + `"`}
+	invalid := []string{scheme + ` realm="` + cfg.realm + `", error="invalid_token"`}
 	return func(ctx core.Context) {
-		token, ok := ExtractBearer(ctx.Request())
+		token, ok := ExtractToken(ctx.Request(), scheme)
 		if !ok {
 			ctx.ResponseHeader()["Www-Authenticate"] = missing
 			ctx.StopWithStatus(http.StatusUnauthorized)
@@ -197,13 +227,17 @@ func MustBearerAuth(opts ...AuthOption) core.Handler {
 
 // ExtractBearer returns the token of an Authorization: Bearer header (the
 // scheme is case-insensitive) and whether there was a non-empty one.
-func ExtractBearer(r *http.Request) (string, bool) {
+func ExtractBearer(r *http.Request) (string, bool) { return ExtractToken(r, "Bearer") }
+
+// ExtractToken returns the token of an Authorization header of the given
+// scheme word (compared case-insensitively), as "Token <jwt>" for scheme
+// "Token", and whether there was a non-empty one.
+func ExtractToken(r *http.Request, scheme string) (string, bool) {
 	auth := r.Header.Get("Authorization")
-	const prefix = "bearer "
-	if len(auth) <= len(prefix) || !strings.EqualFold(auth[:len(prefix)], prefix) {
+	if len(auth) <= len(scheme)+1 || auth[len(scheme)] != ' ' || !strings.EqualFold(auth[:len(scheme)], scheme) {
 		return "", false
 	}
-	token := strings.TrimSpace(auth[len(prefix):])
+	token := strings.TrimSpace(auth[len(scheme)+1:])
 	return token, token != "" && !strings.ContainsAny(token, " \t")
 }
 

@@ -96,6 +96,51 @@ func TestBearerAuth(t *testing.T) {
 	}
 }
 
+func TestBearerAuthScheme(t *testing.T) {
+	mw := MustBearerAuth(WithRealm("conduit"), WithScheme("Token"),
+		WithTokenValidator(func(ctx core.Context, tok string) bool { return tok == "jwt" }))
+	app := core.New(core.WithStartupOutput(nil))
+	app.Get("/user", mw, func(ctx core.Context) { ctx.WriteString("token " + BearerToken(ctx)) })
+	tests := []struct {
+		auth      string
+		status    int
+		challenge string
+	}{
+		{"", 401, `Token realm="conduit"`},
+		{"Bearer jwt", 401, `Token realm="conduit"`},
+		{"Tokenjwt", 401, `Token realm="conduit"`},
+		{"Token ", 401, `Token realm="conduit"`},
+		{"Tokens jwt", 401, `Token realm="conduit"`},
+		{"Token wrong", 401, `Token realm="conduit", error="invalid_token"`},
+		{"Token jwt", 200, ""},
+		{"token jwt", 200, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.auth, func(t *testing.T) {
+			req := httptest.NewRequest("GET", "/user", nil)
+			if tt.auth != "" {
+				req.Header.Set("Authorization", tt.auth)
+			}
+			rec := httptest.NewRecorder()
+			app.ServeHTTP(rec, req)
+			if rec.Code != tt.status || rec.Header().Get("WWW-Authenticate") != tt.challenge {
+				t.Errorf("%d %q, want %d %q", rec.Code, rec.Header().Get("WWW-Authenticate"), tt.status, tt.challenge)
+			}
+			if tt.status == 200 && rec.Body.String() != "token jwt" {
+				t.Errorf("body %q", rec.Body)
+			}
+		})
+	}
+	for _, bad := range []string{"", "To ken", "Token:", "Tök"} {
+		if _, err := BearerAuth(WithScheme(bad), WithTokenValidator(func(core.Context, string) bool { return true })); err == nil {
+			t.Errorf("WithScheme(%q) accepted", bad)
+		}
+	}
+	if _, err := BasicAuth(WithUsers(map[string]string{"a": "b"}), WithScheme("Token")); err == nil {
+		t.Error("BasicAuth accepted WithScheme")
+	}
+}
+
 func BenchmarkBasicAuth(b *testing.B) {
 	req := httptest.NewRequest("GET", "/data", nil)
 	req.SetBasicAuth("admin", "secret")

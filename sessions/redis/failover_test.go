@@ -322,7 +322,15 @@ func runFailover(t *testing.T, run failoverRun) {
 	var us []*loadUser
 	for i := range users {
 		u := newLoadUser(t, "user"+strconv.Itoa(i), run.instances...)
-		if code, body := u.post("/login"); code != http.StatusOK {
+		// A save the replica does not acknowledge in time is a 503 (the
+		// store's guarantee, not a failure); on a loaded machine that can
+		// happen before the failover too, so the set-up retries it.
+		code, body := u.post("/login")
+		for try := 0; code == http.StatusServiceUnavailable && try < 20; try++ {
+			time.Sleep(100 * time.Millisecond)
+			code, body = u.post("/login")
+		}
+		if code != http.StatusOK {
 			t.Fatalf("login of %s: %d %q", u.name, code, body)
 		}
 		u.key = run.dbs[0].Key(u.id)
