@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -260,20 +261,34 @@ func TestKeptContextsUnderLoad(t *testing.T) {
 	app := quietApp()
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
+	// A /leave handler leaves a goroutine that starts hammering its ctx
+	// once the client has the whole response (so the request has ended:
+	// a live Context is not for concurrent use) and goes on while the same
+	// pooled state serves other requests.
+	var starts sync.Map // response number -> chan struct{}
+	var seq atomic.Int64
 	app.Get("/leave/{id}", func(c Context) {
+		n := strconv.FormatInt(seq.Add(1), 10)
+		start := make(chan struct{})
+		starts.Store(n, start)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			select {
+			case <-start:
+			case <-stop:
+				return
+			}
 			for {
 				select {
 				case <-stop:
 					return
 				default:
 				}
-				touchStale(c) // its writes land only while its request is alive
+				touchStale(c)
 			}
 		}()
-		c.WriteString("leave")
+		c.WriteString("leave-" + n)
 	})
 	app.Get("/own/{id}", func(c Context) {
 		c.Values().Set("who", c.Param("id"))
@@ -289,7 +304,12 @@ func TestKeptContextsUnderLoad(t *testing.T) {
 			defer clients.Done()
 			for i := 0; i < 50; i++ {
 				if i%5 == 0 {
-					get(t, srv.URL+"/leave/x")
+					body, _ := get(t, srv.URL+"/leave/x")
+					if start, ok := starts.LoadAndDelete(strings.TrimPrefix(body, "leave-")); ok {
+						close(start.(chan struct{}))
+					} else {
+						t.Errorf("/leave answered %q", body)
+					}
 					continue
 				}
 				id := strconv.Itoa(g*1000 + i)
