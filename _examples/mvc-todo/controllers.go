@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vireo-go/vireo"
+	"github.com/vireo-go/vireo/middleware"
 	"github.com/vireo-go/vireo/mvc"
 	"github.com/vireo-go/vireo/sessions"
 )
@@ -135,7 +136,7 @@ func (c *TodoController) Get() mvc.View {
 	items := make([]todoItem, len(todos))
 	left := 0
 	for i, t := range todos {
-		items[i] = todoItem{t, csrfToken(c.Session)}
+		items[i] = todoItem{t, middleware.MaskCSRFToken(csrfToken(c.Session))} // masked per form, as pages are (BREACH)
 		if !t.Done {
 			left++
 		}
