@@ -175,6 +175,9 @@ tidy() {
 }
 
 framework() { gotest -race -count=1 ./...; }
+# The handle gate's portable path (every Context call pins), which -tags purego selects on every
+# architecture instead of the amd64/arm64 goroutine check (core/goroutine_asm.go).
+framework_purego() { gotest -race -count=1 -tags purego ./core/...; }
 
 examples() { (cd _examples && gotest -race -count=1 ./...); }
 
@@ -222,6 +225,7 @@ step "go version" go_version
 step "gofmt and go vet" fmt_vet
 step "go mod tidy -diff in every module" tidy
 step "framework: go test -race ./..." framework
+step "framework, portable gate: go test -race -tags purego ./core/..." framework_purego
 step "examples: cd _examples && go test -race ./..." examples
 step "WebSocket echoes through every writer (internal/wstest)" websockets
 step "sessions/redis (real redis-server, Redis Cluster, Sentinel)" sessions_redis redis-server
