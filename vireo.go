@@ -75,6 +75,9 @@ type (
 	// RegistrationError is what Build reports for each route, option,
 	// view engine or controller it refuses.
 	RegistrationError = core.RegistrationError
+	// RegistrationErrors is the error Build returns: the list of every
+	// RegistrationError of the application.
+	RegistrationErrors = core.RegistrationErrors
 	// Option configures an Application.
 	Option = core.Option
 	// TrailingSlash is the policy for paths that differ from a route only

@@ -33,7 +33,6 @@ import (
 	"strings"
 
 	"github.com/vireo-go/vireo/core"
-	"github.com/vireo-go/vireo/internal/registry"
 )
 
 type controller struct {
@@ -86,16 +85,17 @@ func newController[C any](v *C, router *core.Router, deps *Dependencies) (*contr
 }
 
 // fail records a problem of the controller (method "") or of one of its
-// methods with the core application, as a *core.RegistrationError for the
-// route httpMethod pattern when there is one, so that Build refuses to
-// serve; Register returns the recorded errors.
+// methods in the core application's list (Router.Refuse), as a
+// *core.RegistrationError for the route httpMethod pattern when there is
+// one, so that Build refuses to serve; Register returns the recorded
+// errors.
 func (c *controller) fail(method, httpMethod, pattern string, err error) {
 	if method == "" {
 		err = fmt.Errorf("mvc: %s: %w", c.name, err)
 	} else {
 		err = fmt.Errorf("mvc: %s.%s: %w", c.name, method, err)
 	}
-	c.errs = append(c.errs, registry.RecordError(c.router.App(), httpMethod, pattern, err))
+	c.errs = append(c.errs, c.router.Refuse(httpMethod, pattern, err))
 }
 
 // activate runs the steps of the file comment.

@@ -183,9 +183,8 @@
 //
 // # Errors and app.Build
 //
-// Register returns the controller's registration errors, and Err returns all
-// of an application's and its groups'. Route errors (an invalid or
-// conflicting pattern) and every other controller error are also reported
-// by the core's app.Build, each as a *core.RegistrationError, and the
-// application refuses to serve.
+// Register and Provide return their registration errors. Each is a
+// *core.RegistrationError naming the controller and the method, and the
+// same error is in the core application's one list: app.Build returns it
+// (a core.RegistrationErrors) and the application refuses to serve.
 package mvc

@@ -80,7 +80,7 @@ func inputsApp(t *testing.T, opts ...core.Option) *core.Application {
 		ctx.Next()
 	})
 	m := mvc.New(app.Group("/in"))
-	m.Provide(&store{name: "store"}, &english{greeting: "hello"},
+	err := m.Provide(&store{name: "store"}, &english{greeting: "hello"},
 		func(ctx core.Context) (user, error) {
 			switch name := ctx.RequestHeader("X-User"); name {
 			case "":
@@ -91,7 +91,7 @@ func inputsApp(t *testing.T, opts ...core.Option) *core.Application {
 				return user{Name: name}, nil
 			}
 		})
-	if err := m.Err(); err != nil {
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := mvc.Register(m, &inputsController{Preset: "preset"}); err != nil {
@@ -230,7 +230,10 @@ func (c *failingFieldController) Get() string { return "unreachable" }
 
 func TestProviderErrorInField(t *testing.T) {
 	app := quietApp()
-	m := mvc.New(app.Group("/f")).Provide(func(core.Context) (user, error) { return user{}, errProvider })
+	m := mvc.New(app.Group("/f"))
+	if err := m.Provide(func(core.Context) (user, error) { return user{}, errProvider }); err != nil {
+		t.Fatal(err)
+	}
 	if err := mvc.Register(m, new(failingFieldController)); err != nil {
 		t.Fatal(err)
 	}
