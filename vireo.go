@@ -226,11 +226,6 @@ func WrapHandler(h http.Handler) Handler { return core.WrapHandler(h) }
 // the rest of the chain runs inside it, with its request and writer.
 func WrapMiddleware(mw func(http.Handler) http.Handler) Handler { return core.WrapMiddleware(mw) }
 
-// RequestLogger returns middleware that logs one line per request (method,
-// path, status, bytes, duration, client) at Info level; nil means
-// slog.Default().
-func RequestLogger(logger *slog.Logger) Handler { return core.RequestLogger(logger) }
-
 // WithLogger sets the logger for errors and panics (default
 // slog.Default()).
 func WithLogger(l *slog.Logger) Option { return core.WithLogger(l) }

@@ -290,8 +290,7 @@ func (app *Application) done(c *state) {
 // response a 500 with the panic as its internal cause. It reports false
 // when the connection must be aborted instead (http.ErrAbortHandler, or part
 // of the response already out: a well-formed end would pass the truncated
-// body off as whole). RequestLogger calls it too, so that its line counts
-// the 500 page.
+// body off as whole).
 func (app *Application) recovered(c *state, rec any) bool {
 	if rec == http.ErrAbortHandler {
 		return false

@@ -189,8 +189,8 @@
 // # Informational statuses, upgrades and Hijack
 //
 // Every writer of Vireo's (the Context's, WrapHandler's, Mount's, the inner
-// writer of WrapMiddleware, and those of Compress, Timeout, RequestLogger, CSRF
-// and sessions) passes informational statuses on as net/http sends them:
+// writer of WrapMiddleware, and those of Compress, Timeout, CSRF and
+// sessions) passes informational statuses on as net/http sends them:
 // WriteHeader with 100 or 103 goes out at once, with the headers set so
 // far, may repeat, and is not the final status. 101 Switching Protocols is
 // final: it is sent at once, and a Hijack that follows finds it on the

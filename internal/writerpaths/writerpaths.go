@@ -51,7 +51,7 @@ func (f forwarder) Unwrap() http.ResponseWriter { return f.ResponseWriter }
 // (WithRequestTimeout, UseBeforeRouting middleware) are the caller's.
 func Register(app *core.Application, h http.Handler, logs io.Writer) []Path {
 	serve := func(ctx core.Context) { h.ServeHTTP(ctx.ResponseWriter(), ctx.Request()) }
-	logger := core.RequestLogger(slog.New(slog.NewTextHandler(logs, nil)))
+	logger := middleware.RequestLogger(slog.New(slog.NewTextHandler(logs, nil)))
 	sess := sessions.MustNew()
 	// CSRF refuses a POST without a token; the 100-continue checks post
 	// and are exempted, the other checks are GETs that it lets through.
