@@ -279,4 +279,3 @@ func TestNegotiateNeverFails(t *testing.T) {
 		}
 	}
 }
-

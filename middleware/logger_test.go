@@ -24,7 +24,9 @@ func TestRequestLogger(t *testing.T) {
 	app.Get("/ok", func(ctx core.Context) { ctx.WriteString("fine") })
 	app.Get("/panic", func(ctx core.Context) { panic("boom") })
 	app.Get("/stop", func(ctx core.Context) { ctx.StopWithStatus(http.StatusForbidden) })
-	app.Get("/denied", func(ctx core.Context) { ctx.StopWithError(core.NewHTTPError(http.StatusUnauthorized, "token required")) })
+	app.Get("/denied", func(ctx core.Context) {
+		ctx.StopWithError(core.NewHTTPError(http.StatusUnauthorized, "token required"))
+	})
 	app.Get("/fail", func(ctx core.Context) { ctx.StopWithError(errors.New("database down")) })
 	app.OnErrorCode(http.StatusTeapot, func(ctx core.Context) { ctx.WriteString("custom teapot page") })
 	app.Get("/teapot", func(ctx core.Context) { ctx.StopWithStatus(http.StatusTeapot) })
