@@ -108,7 +108,7 @@ type (
 	// and panic answer included (Context.OnDone).
 	DoneHook = core.DoneHook
 	// TimeoutResponse is the answer sent when a handler overruns the
-	// deadline of WithRequestTimeout or Context.NextWithTimeout.
+	// deadline of middleware.Timeout (Context.NextWithTimeout).
 	TimeoutResponse = core.TimeoutResponse
 	// RouteParam is one parameter of a route pattern, as Route.Params and
 	// Router.Params report it.
@@ -282,10 +282,6 @@ func WithStartupOutput(w io.Writer) Option { return core.WithStartupOutput(w) }
 // WithShutdownTimeout sets how long graceful shutdown waits for in-flight
 // requests (default 15s).
 func WithShutdownTimeout(d time.Duration) Option { return core.WithShutdownTimeout(d) }
-
-// WithRequestTimeout gives every request a deadline of d: a handler still
-// running after d has its writes refused and the client gets 503.
-func WithRequestTimeout(d time.Duration) Option { return core.WithRequestTimeout(d) }
 
 // WithValidator sets the Validator run by ReadJSON, ReadXML, ReadForm and
 // mvc body binding.

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/middleware"
 	"github.com/vireo-go/vireo/internal/writerpaths"
 )
 
@@ -136,15 +137,19 @@ type server struct {
 }
 
 // servers returns the writer paths on a plain application and on one with
-// WithRequestTimeout, which puts its own writer in front of every path.
+// middleware.Timeout installed first with UseBeforeRouting, which puts its
+// own writer in front of every path.
 func servers(t *testing.T) map[string]*server {
 	out := map[string]*server{}
-	for name, opts := range map[string][]core.Option{
-		"app":                         nil,
-		"app with WithRequestTimeout": {core.WithRequestTimeout(10 * time.Second)},
+	for name, timeout := range map[string]bool{
+		"app":              false,
+		"app with Timeout": true, // middleware.Timeout before everything else
 	} {
 		s := &server{logs: &syncBuffer{}, errs: &syncBuffer{}}
-		app := core.New(append(opts, core.WithLogger(slog.New(slog.NewTextHandler(s.logs, nil))))...)
+		app := core.New(core.WithLogger(slog.New(slog.NewTextHandler(s.logs, nil))))
+		if timeout {
+			app.UseBeforeRouting(middleware.MustTimeout(10 * time.Second))
+		}
 		s.paths = writerpaths.Register(app, handler(t), s.logs)
 		ts := httptest.NewUnstartedServer(app)
 		ts.Config.ErrorLog = log.New(s.errs, "", 0)
