@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/core"
-	"github.com/vireo-go/vireo/middleware"
 	"github.com/vireo-go/vireo/internal/writerpaths"
+	"github.com/vireo-go/vireo/middleware"
 )
 
 // syncBuffer is a bytes.Buffer for logs written by server goroutines.

@@ -24,8 +24,8 @@ import (
 	"github.com/coder/websocket"
 	gorilla "github.com/gorilla/websocket"
 	"github.com/vireo-go/vireo/core"
-	"github.com/vireo-go/vireo/middleware"
 	"github.com/vireo-go/vireo/internal/writerpaths"
+	"github.com/vireo-go/vireo/middleware"
 )
 
 type syncBuffer struct {
