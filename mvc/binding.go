@@ -5,8 +5,8 @@
 // are tried:
 //
 //	core.Context, *http.Request, http.ResponseWriter, context.Context
-//	*sessions.Session                         (session.go)
-//	registered dependencies                   (dependencies.go)
+//	registered dependencies                   (dependencies.go; a
+//	                                          *sessions.Session is one)
 //	path parameters (method parameters only)  bool, string, ints, uints, floats
 //	request bodies (method parameters only)   a struct or *struct on POST, PUT, PATCH, Any
 //
@@ -21,7 +21,6 @@ import (
 	"reflect"
 
 	"github.com/vireo-go/vireo/core"
-	"github.com/vireo-go/vireo/sessions"
 )
 
 var (
@@ -44,7 +43,6 @@ const (
 	inRequest
 	inResponseWriter
 	inStdContext
-	inSession
 	inDependency
 	inPath
 	inBody
@@ -57,9 +55,7 @@ type input struct {
 	back   int          // inPath: position from the end of the route's parameters (1 is the last)
 	dep    *dependency  // inDependency
 	binder *core.Binder // inBody, planned once the route exists
-	// session is the typed getter of inSession, for fast.go.
-	session func(ctx core.Context) (*sessions.Session, error)
-	get     func(ctx core.Context) (reflect.Value, error)
+	get    func(ctx core.Context) (reflect.Value, error)
 }
 
 // static reports whether the input has the same value for every request.
@@ -85,15 +81,6 @@ func requestInput(t reflect.Type, deps *Dependencies) (in *input, ok bool) {
 		in.kind = inStdContext
 		in.get = func(ctx core.Context) (reflect.Value, error) { return reflect.ValueOf(ctx.Request().Context()), nil }
 	default:
-		if get, ok := sessionInput(t, deps); ok {
-			in.kind = inSession
-			in.session = get
-			in.get = func(ctx core.Context) (reflect.Value, error) {
-				s, err := get(ctx)
-				return reflect.ValueOf(s), err
-			}
-			return in, true
-		}
 		dep := deps.lookup(t)
 		if dep == nil {
 			return nil, false

@@ -155,8 +155,8 @@ func (c *controller) bindFields() {
 		in, ok := requestInput(f.Type, c.deps)
 		switch {
 		case !ok:
-			if f.Type.Kind() == reflect.Interface && f.Type.NumMethod() > 0 {
-				c.fail("", "", "", fmt.Errorf("field %s: no dependency of type %s registered", f.Name, f.Type))
+			if f.Type.Kind() == reflect.Interface && f.Type.NumMethod() > 0 || isSession(f.Type) {
+				c.fail("", "", "", fmt.Errorf("field %s: no dependency of type %s registered%s", f.Name, f.Type, sessionHint(f.Type)))
 			}
 		case in.static():
 			v, _ := in.get(core.Context{})
@@ -167,6 +167,23 @@ func (c *controller) bindFields() {
 	}
 	c.singleton = len(c.fields) == 0
 	c.copyValue = !elem.IsZero()
+}
+
+// isSession reports whether t is *sessions.Session, recognised by name so
+// that mvc does not import (and an application without sessions does not
+// link) the sessions package. A field of that type that nothing provides
+// would be a nil session silently dropping what the controller stores in
+// it, so it is an error like an unprovided interface.
+func isSession(t reflect.Type) bool {
+	return t.Kind() == reflect.Pointer && t.Elem().Name() == "Session" && t.Elem().PkgPath() == "github.com/vireo-go/vireo/sessions"
+}
+
+// sessionHint returns how to provide t when it is *sessions.Session.
+func sessionHint(t reflect.Type) string {
+	if isSession(t) {
+		return " (the request's session: Provide(manager.Start) with the application's *sessions.Manager)"
+	}
+	return ""
 }
 
 // behindPointer reports whether the field at index is reached through an
@@ -215,7 +232,7 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 			ins = append(ins, bodyInput(t))
 			continue
 		}
-		c.fail(m.Name, httpMethod, "", fmt.Errorf("parameter %d: no dependency of type %s registered", i+1, t))
+		c.fail(m.Name, httpMethod, "", fmt.Errorf("parameter %d: no dependency of type %s registered%s", i+1, t, sessionHint(t)))
 		return
 	}
 	write, err := resultsWriterFor(ft)

@@ -76,7 +76,6 @@
 //	*http.Request                   ctx.Request()
 //	http.ResponseWriter             ctx.ResponseWriter()
 //	context.Context                 ctx.Request().Context()
-//	*sessions.Session               see below
 //	a registered dependency         by exact type, else by interface it implements
 //	bool, string, ints, uints, floats   path parameters
 //	a struct or *struct             the request body, on POST, PUT, PATCH and Any routes
@@ -98,11 +97,6 @@
 // run. On an Any route, a request whose method has no body (GET...) gets the
 // zero value.
 //
-// A *sessions.Session is the session the sessions middleware
-// (Manager.Handler) started; without the middleware, a *sessions.Manager
-// given with Provide starts it (setting the cookie). With neither,
-// the request fails with 500: that is a configuration error.
-//
 // # Dependencies
 //
 // Provide(values...) adds values, injected as they are under their
@@ -111,13 +105,30 @@
 //	func(core.Context) T
 //	func(core.Context) (T, error)
 //
-// called per request (a non-nil error stops the request with it, its status
-// from its StatusCode method or 500). A wanted type is looked up by exact
-// type first, then as a non-empty interface implemented by a registered
-// type; the newest registration wins, and a group's or controller's own
-// registrations come before its parents'. Group("/sub", mw...) returns a
-// child application on a child router that sees the parent's dependencies,
-// including ones registered later, while its own stay its own.
+// (or with a parameter of a non-empty interface type core.Context
+// implements), called per request (a non-nil error stops the request with
+// it, its status from its StatusCode method or 500). A wanted type is
+// looked up by exact type first, then as a non-empty interface implemented
+// by a registered type; the newest registration wins, and a group's or
+// controller's own registrations come before its parents'. Group("/sub",
+// mw...) returns a child group on a child router that sees the parent's
+// dependencies, including ones registered later, while its own stay its
+// own.
+//
+// # Sessions
+//
+// The request's *sessions.Session is a dependency like any other, which
+// mvc does not know about (an MVC application without sessions does not
+// link them): provide the Manager's Start,
+//
+//	mgr := sessions.MustNew()
+//	m.Provide(mgr.Start)
+//
+// and a *sessions.Session parameter or field gets the session the sessions
+// middleware (mgr.Handler) started for the request, or one Start starts
+// (its store errors answer 503). A *sessions.Session parameter or field
+// that nothing provides is a registration error, not a nil session that
+// would drop what the controller stores.
 //
 // # Controller fields and lifetime
 //
@@ -126,8 +137,8 @@
 // holds a value in the registered controller keeps it; a zero field whose
 // type is a registered value is set once, at registration; a zero field of
 // a per-request type (core.Context, *http.Request, http.ResponseWriter,
-// context.Context, *sessions.Session, a provider's type) is set for each
-// request. A zero field of a non-empty interface type that nothing provides
+// context.Context, a provider's type such as *sessions.Session) is set for
+// each request. A zero field of a non-empty interface type that nothing provides
 // is a registration error; other fields are left alone.
 //
 // A controller without per-request fields is a singleton: the registered
