@@ -290,7 +290,25 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 		rt.Describe(describeMethod(c.name[strings.LastIndexByte(c.name, '.')+1:]+"."+m.Name, rt.Method, ins, ft))
 		c.routes = append(c.routes, rt)
 		c.routeMethods = append(c.routeMethods, m.Name)
+		c.router.App().Logger().Debug("mvc: route", "method", c.name+"."+m.Name, "route", rt.String())
 	}
+}
+
+// paramName returns the name of the parameter of segment s, of type t:
+// the words after its By, else the name of a named type of the program,
+// else "path" for a wildcard; "" leaves it to be numbered (see naming.go).
+func paramName(s segment, t reflect.Type) string {
+	switch {
+	case s.text != "":
+		return s.text
+	case t.Name() != "" && t.PkgPath() != "":
+		words := splitWords(t.Name())
+		words[0] = strings.ToLower(words[0])
+		return strings.Join(words, "")
+	case s.kind == segWildcard:
+		return "path"
+	}
+	return ""
 }
 
 // buildPattern turns a name's segments into a pattern, the By segments
@@ -323,10 +341,15 @@ func buildPattern(segs []segment, pathIns []*input, prefix []core.RouteParam) (s
 		}
 		in := pathIns[next]
 		next++
-		name := ""
-		for name == "" || used[name] {
-			n++
-			name = "param" + strconv.Itoa(n)
+		name := paramName(s, in.typ)
+		if name == "" {
+			for name == "" || used[name] {
+				n++
+				name = "param" + strconv.Itoa(n)
+			}
+		}
+		for k := 2; used[name]; k++ {
+			name = strings.TrimRight(name, "0123456789") + strconv.Itoa(k)
 		}
 		used[name] = true
 		typ, _ := patternType(in.typ)
