@@ -53,6 +53,7 @@ type input struct {
 	kind   inputKind
 	typ    reflect.Type
 	back   int          // inPath: position from the end of the route's parameters (1 is the last)
+	index  int          // inPath: the route parameter's index, fixed by placePath once the route exists
 	dep    *dependency  // inDependency
 	binder *core.Binder // inBody, planned once the route exists
 	get    func(ctx core.Context) (reflect.Value, error)
@@ -118,8 +119,12 @@ func (in *input) fieldSetter() func(ctx core.Context, fv reflect.Value) error {
 // the route (see params.go).
 func (in *input) bindPath(back int) {
 	in.back = back
-	in.get = reflectPath(in.typ, back)
+	in.get = reflectPath(in.typ, in)
 }
+
+// placePath fixes the index of the parameter in reads on a route of n
+// parameters, so that a request reads it with one Context call.
+func (in *input) placePath(n int) { in.index = n - in.back }
 
 // bodyMethod reports whether request bodies of method bind to struct
 // parameters.

@@ -267,9 +267,13 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 			c.errs = append(c.errs, fmt.Errorf("mvc: %s.%s: %w", c.name, m.Name, err))
 			continue
 		}
-		if n := len(rt.Params()); len(pathIns) > n {
+		n := len(rt.Params())
+		if len(pathIns) > n {
 			c.fail(m.Name, rt.Method, rt.Pattern, fmt.Errorf("%d path parameters but the route has %d", len(pathIns), n))
 			continue
+		}
+		for _, in := range pathIns { // the same n for every route of Any
+			in.placePath(n)
 		}
 		if !planned { // Any's routes share the handler and their parameters
 			planned = true

@@ -52,17 +52,17 @@ func directCaller[C any](m reflect.Method, ft reflect.Type, ins []*input) caller
 		case inPath:
 			switch in.typ {
 			case reflect.TypeFor[int]():
-				return direct1[C](m, res, typedPath[int](in.back))
+				return direct1[C](m, res, typedPath[int](in))
 			case reflect.TypeFor[int64]():
-				return direct1[C](m, res, typedPath[int64](in.back))
+				return direct1[C](m, res, typedPath[int64](in))
 			case reflect.TypeFor[uint]():
-				return direct1[C](m, res, typedPath[uint](in.back))
+				return direct1[C](m, res, typedPath[uint](in))
 			case reflect.TypeFor[uint64]():
-				return direct1[C](m, res, typedPath[uint64](in.back))
+				return direct1[C](m, res, typedPath[uint64](in))
 			case reflect.TypeFor[string]():
-				return direct1[C](m, res, typedPath[string](in.back))
+				return direct1[C](m, res, typedPath[string](in))
 			case reflect.TypeFor[bool]():
-				return direct1[C](m, res, typedPath[bool](in.back))
+				return direct1[C](m, res, typedPath[bool](in))
 			}
 		}
 	}

@@ -53,6 +53,7 @@ func classify(t *testing.T, name string) (reflect.Method, reflect.Type, []*input
 		if !ok {
 			in = &input{kind: inPath, typ: ft.In(i)}
 			in.bindPath(ft.NumIn() - i)
+			in.placePath(ft.NumIn()) // the test routes have as many parameters as the method
 		}
 		ins = append(ins, in)
 	}
