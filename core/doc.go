@@ -30,7 +30,9 @@
 // '*' is escaped, `\:id`), the same method and pattern twice,
 // and two parameters of the same kind at one position with different names
 // (/users/{id} and /users/{name}/posts). Errors are returned by Route.Err and,
-// joined, by Application.Build; Listen refuses to start with them.
+// in the application's one RegistrationErrors list with every other
+// registration error, by Application.Build; Listen refuses to start with
+// them.
 //
 // # Precedence
 //
