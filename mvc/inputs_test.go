@@ -6,8 +6,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -244,8 +242,7 @@ func TestSessionInjection(t *testing.T) {
 // sessions package, so an MVC application without sessions does not link
 // them (the session is a dependency, see TestSessionInjection).
 func TestNoSessionsLinked(t *testing.T) {
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	out, err := exec.Command(gobin, "list", "-deps", "github.com/vireo-go/vireo/mvc").CombinedOutput()
+	out, err := exec.Command("go", "list", "-deps", "github.com/vireo-go/vireo/mvc").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
