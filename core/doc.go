@@ -104,8 +104,14 @@
 // total, hold at most 8 MiB of file data in memory (DefaultUploadMemory;
 // the rest goes to temporary files, removed when the request ends), accept
 // files up to the body limit and at most 100 parts (DefaultUploadParts):
-// WithUploadLimits changes them, BodyLimit raises a route's total. An
-// upload route names its files itself; the client's file name is data.
+// WithUploadLimits changes them, BodyLimit raises a route's total. The
+// limits are checked while the body is parsed: a file is refused at its
+// first byte past the file size, a form at its first part past the count
+// (a part's headers may take 16 KiB, ASP.NET Core's limit), after reading
+// at most 4 KiB more than that, and the connection is closed after the
+// 413 without reading the rest (net/http lingers half a second first, so
+// a client still sending reads the answer). An upload route names its
+// files itself; the client's file name is data.
 //
 // # Errors
 //
