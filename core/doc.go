@@ -89,6 +89,18 @@
 // hold its handler for ever; a rate cuts the latter within seconds and
 // never the former. A body below the rate fails with 408.
 //
+// TLS: ListenTLS offers HTTP/2 and HTTP/1.1 through ALPN and refuses TLS
+// below 1.2 (1.0 and 1.1 are deprecated by RFC 8996); its certificate
+// comes from files, or from the server's TLSConfig that a configure func
+// sets (Certificates or GetCertificate: the autotls module's ACME manager
+// does that). HTTP/2 without TLS (h2c) is off, as in net/http, since only
+// proxies and service meshes speak it; WithH2C turns it on beside HTTP/1.1
+// (prior knowledge only: net/http has no Upgrade: h2c). A plain-HTTP port
+// of an HTTPS site serves RedirectHTTPS, which answers 308 (the method
+// and body kept) to the same URL over HTTPS for the hosts it is given and
+// 421 for any other Host, since the client writes Host and a redirect
+// taken from it would be an open redirect.
+//
 // The Context's body readers accept at most DefaultBodyLimit bytes, 4 MiB
 // (WithBodyLimit), and ReadJSON only a body sent as JSON (Content-Type
 // application/json or +json), which a cross-site HTML form cannot send;
