@@ -222,6 +222,10 @@ benchmarks() {
 
 browser() { (cd _examples/mvc-todo/browsertest && go vet ./... && gotest -count=1 ./...); }
 
+# Issue 25: the WebSocket chat (its own module: coder/websocket, chromedp);
+# two headless Chromium tabs chat, a page of another origin is refused.
+example_chat() { (cd _examples/chat && go vet ./... && gotest -race -count=1 ./...); }
+
 step "go version" go_version
 step "gofmt and go vet" fmt_vet
 step "go mod tidy -diff in every module" tidy
@@ -241,6 +245,7 @@ step "examples: api-server (typed handlers, OpenAPI checked by npm validators)" 
 step "examples: observability (OTLP collector stand-in, real Prometheus scraping)" example_observability
 step "benchmark suite: apps, runner, quick runs" benchmarks node=nodejs npm valgrind redis-server luajit
 step "browser test of mvc-todo (headless chromium)" browser chromium
+step "examples: chat (WebSockets, headless chromium)" example_chat chromium
 
 print_summary
 printf '\nall steps passed\n'
