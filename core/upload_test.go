@@ -326,31 +326,43 @@ func TestUploadRefusedEarlyWithCurl(t *testing.T) {
 	}
 }
 
-// BenchmarkMultipartForm parses a form of one value and a 1 MiB file (in
-// memory: under UploadLimits.Memory).
+// BenchmarkMultipartForm parses a form of one value and one file: 1 MiB
+// (held in memory, under UploadLimits.Memory) and 100 MiB (past it: 8 MiB
+// in memory, the rest in a temporary file). B/op is the memory a request
+// of that size allocates.
 func BenchmarkMultipartForm(b *testing.B) {
-	app := quietApp(WithStartupOutput(nil))
+	b.Setenv("TMPDIR", b.TempDir())
+	app := quietApp(WithStartupOutput(nil), WithBodyLimit(1<<30))
 	app.Post("/upload", func(c Context) {
 		if _, err := c.MultipartForm(); err != nil {
 			c.StopWithError(err)
 		}
 	})
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	w.WriteField("title", "t")
-	fw, _ := w.CreateFormFile("doc", "doc.bin")
-	fw.Write(bytes.Repeat([]byte("z"), 1<<20))
-	w.Close()
-	body, ctype := buf.Bytes(), w.FormDataContentType()
-	rec := httptest.NewRecorder()
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		req := httptest.NewRequest("POST", "/upload", bytes.NewReader(body))
-		req.Header.Set("Content-Type", ctype)
-		app.ServeHTTP(rec, req)
-		if rec.Code != 200 {
-			b.Fatal(rec.Code)
-		}
+	for _, size := range []int64{1 << 20, 100 << 20} {
+		b.Run(fmt.Sprintf("%dMiB", size>>20), func(b *testing.B) {
+			head := "--B\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nt\r\n" +
+				"--B\r\nContent-Disposition: form-data; name=\"doc\"; filename=\"doc.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+			tail := "\r\n--B--\r\n"
+			rec := httptest.NewRecorder()
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				body := io.MultiReader(strings.NewReader(head), io.LimitReader(zeros{}, size), strings.NewReader(tail))
+				req := httptest.NewRequest("POST", "/upload", body)
+				req.Header.Set("Content-Type", "multipart/form-data; boundary=B")
+				app.ServeHTTP(rec, req)
+				if rec.Code != 200 {
+					b.Fatal(rec.Code, rec.Body)
+				}
+			}
+		})
 	}
+}
+
+// zeros reads as an endless run of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
