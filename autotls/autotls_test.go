@@ -3,18 +3,13 @@ package autotls
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/binary"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -28,6 +23,7 @@ import (
 	"time"
 
 	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/internal/testcert"
 	"github.com/vireo-go/vireo/internal/testtool"
 	"golang.org/x/crypto/acme"
 	"golang.org/x/crypto/acme/autocert"
@@ -48,41 +44,6 @@ func freePort(t *testing.T) int {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// apiCert writes a self-signed certificate for 127.0.0.1, Pebble's own
-// (its ACME API and management endpoint are HTTPS), into dir.
-func apiCert(t *testing.T, dir string) (certFile, keyFile string, pool *x509.CertPool) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "pebble api"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	certFile, keyFile = filepath.Join(dir, "api-cert.pem"), filepath.Join(dir, "api-key.pem")
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cert, _ := x509.ParseCertificate(der)
-	pool = x509.NewCertPool()
-	pool.AddCert(cert)
-	return certFile, keyFile, pool
 }
 
 // dnsServer answers, over TCP as Pebble's resolver asks, every A query
@@ -176,7 +137,7 @@ func startPebble(t *testing.T, tlsPort int, dnsAddr string) *pebble {
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("go install %s: %v\n%s", pebbleModule, err, out)
 	}
-	certFile, keyFile, apiPool := apiCert(t, dir)
+	certFile, keyFile, apiPool := testcert.Write(t, dir) // Pebble's own: its ACME API and management endpoint are HTTPS
 	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	mgmt := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	config := map[string]any{"pebble": map[string]any{

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vireo-go/vireo/internal/testcert"
 	"github.com/vireo-go/vireo/internal/testtool"
 )
 
@@ -73,7 +74,7 @@ func protoApp() *Application {
 // certificate) and nghttp (which does not verify) negotiate h2 through
 // ALPN with ListenTLS.
 func TestListenTLSWithHTTP2Clients(t *testing.T) {
-	certFile, keyFile, _ := selfSigned(t, t.TempDir())
+	certFile, keyFile, _ := testcert.Write(t, t.TempDir())
 	addr := listenTLS(t, protoApp(), certFile, keyFile)
 	t.Run("curl", func(t *testing.T) {
 		curl := testtool.Require(t, "curl", "curl")
@@ -107,7 +108,7 @@ func TestListenTLSWithHTTP2Clients(t *testing.T) {
 // manager gives); with neither it refuses to start; TLS below 1.2 is
 // refused whatever the configuration asks.
 func TestListenTLSConfig(t *testing.T) {
-	certFile, keyFile, pool := selfSigned(t, t.TempDir())
+	certFile, keyFile, pool := testcert.Write(t, t.TempDir())
 	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +222,7 @@ func TestRedirectHTTPS(t *testing.T) {
 // method, path, query and body kept.
 func TestRedirectHTTPSWithCurl(t *testing.T) {
 	curl := testtool.Require(t, "curl", "curl")
-	certFile, keyFile, _ := selfSigned(t, t.TempDir())
+	certFile, keyFile, _ := testcert.Write(t, t.TempDir())
 	app := protoApp()
 	app.Post("/echo/{name}", func(c Context) {
 		b, _ := c.ReadBody()

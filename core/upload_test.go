@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -61,6 +62,22 @@ func uploadApp(t *testing.T, dir string, opts ...Option) *Application {
 	return app
 }
 
+// postForm serves req with the Content-Type ctype and checks the status
+// and, unless want is "", the body.
+func postForm(t *testing.T, app *Application, req *http.Request, ctype string, status int, want string) *httptest.ResponseRecorder {
+	t.Helper()
+	req.Header.Set("Content-Type", ctype)
+	rec := httptest.NewRecorder()
+	app.ServeHTTP(rec, req)
+	if rec.Code != status {
+		t.Fatalf("status %d, want %d: %s", rec.Code, status, rec.Body)
+	}
+	if want != "" && rec.Body.String() != want {
+		t.Errorf("body %q, want %q", rec.Body, want)
+	}
+	return rec
+}
+
 // TestUploads (issue 25 item 1): FormFile, MultipartForm and SaveFile, and
 // every limit answering 413; the temporary files are gone when the
 // request ends.
@@ -91,16 +108,7 @@ func TestUploads(t *testing.T) {
 			if tt.ctype != "" {
 				ctype = tt.ctype
 			}
-			req := httptest.NewRequest("POST", "/upload", body)
-			req.Header.Set("Content-Type", ctype)
-			rec := httptest.NewRecorder()
-			app.ServeHTTP(rec, req)
-			if rec.Code != tt.status {
-				t.Fatalf("status %d, want %d: %s", rec.Code, tt.status, rec.Body)
-			}
-			if tt.want != "" && rec.Body.String() != tt.want {
-				t.Errorf("body %q, want %q", rec.Body, tt.want)
-			}
+			postForm(t, app, httptest.NewRequest("POST", "/upload", body), ctype, tt.status, tt.want)
 			if left, _ := os.ReadDir(tmp); len(left) != 0 {
 				t.Errorf("temporary files left after the request: %v", left)
 			}
@@ -228,15 +236,7 @@ func TestUploadLimitsWhileParsing(t *testing.T) {
 			}
 			req := httptest.NewRequest("POST", "/upload", src)
 			req.ContentLength = -1
-			req.Header.Set("Content-Type", "multipart/form-data; boundary=B")
-			rec := httptest.NewRecorder()
-			app.ServeHTTP(rec, req)
-			if rec.Code != tt.status {
-				t.Fatalf("status %d, want %d: %s", rec.Code, tt.status, rec.Body)
-			}
-			if tt.want != "" && rec.Body.String() != tt.want {
-				t.Errorf("body %q, want %q", rec.Body, tt.want)
-			}
+			rec := postForm(t, app, req, "multipart/form-data; boundary=B", tt.status, tt.want)
 			if tt.maxRead > 0 && src.read > tt.maxRead {
 				t.Errorf("read %d bytes of the body, want at most %d", src.read, tt.maxRead)
 			}
