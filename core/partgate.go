@@ -8,7 +8,8 @@
 // the format, LF-only line ends and quoted-printable parts included, is
 // read alike) and hands net/http a canonical encoding of the parts it let
 // through, with the client's own boundary (which, by definition, the
-// parts' contents do not hold). As the parts pass it counts them, the
+// parts' contents do not hold); parts without a form name, which net/http
+// skips, are counted and skipped unread. As the parts pass it counts them, the
 // bytes of each file and the bytes read for each part's headers, and
 // fails at the first byte past a limit, so the body is read no further
 // than the limit plus mime/multipart's 4 KiB read-ahead:
@@ -49,6 +50,7 @@ type partGate struct {
 	fileSize int64 // 0: no limit
 	maxParts int
 	parts    int             // parts seen so far
+	passed   int             // parts passed on (those with a form name)
 	part     *multipart.Part // the part whose content is being passed on
 	isFile   bool
 	size     int64  // bytes of part's content passed on
@@ -136,8 +138,22 @@ func (g *partGate) next() {
 		err = g.body.err // whatever the parser made of the refused read
 	}
 	g.body.max = 0
+	if err != nil && err != io.EOF {
+		g.err = err
+		return
+	}
+	if err == nil {
+		g.parts++
+		if g.parts > g.maxParts {
+			g.err = NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("multipart form with more than %d parts", g.maxParts))
+			return
+		}
+		if part.FormName() == "" {
+			return // net/http's parser skips it unread; so does the gate (the next call drains it)
+		}
+	}
 	var b []byte
-	if g.parts > 0 {
+	if g.passed > 0 {
 		b = append(b, "\r\n"...)
 	}
 	b = append(b, "--"...)
@@ -146,15 +162,7 @@ func (g *partGate) next() {
 		g.pending, g.end = append(b, "--\r\n"...), true
 		return
 	}
-	if err != nil {
-		g.err = err
-		return
-	}
-	g.parts++
-	if g.parts > g.maxParts {
-		g.err = NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("multipart form with more than %d parts", g.maxParts))
-		return
-	}
+	g.passed++
 	b = append(b, "\r\n"...)
 	b = appendHeader(b, part.Header)
 	g.pending = append(b, "\r\n"...)

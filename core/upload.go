@@ -90,7 +90,9 @@ func (c *state) multipartForm() (*multipart.Form, error) {
 	err := r.ParseMultipartForm(lim.Memory)
 	r.Body = body
 	if gate.err != nil {
-		err = gate.err                // the limit's error, or the client body's, as the gate saw it
+		err = gate.err // the limit's error, or the client body's, as the gate saw it
+	}
+	if err != nil {
 		closeAfterRefusal(c.writer.w) // the rest of the body is not read
 		if c.body != nil && c.body.err == nil {
 			c.body.err = err // nor read by anyone else
