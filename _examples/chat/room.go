@@ -60,7 +60,7 @@ func (r *room) end(m *member, code websocket.StatusCode, reason string) {
 	close(m.queue)
 }
 
-// leave ends m (its client left); done marks its handler finished.
+// leave ends m: its client left.
 func (r *room) leave(m *member) {
 	r.mu.Lock()
 	r.end(m, websocket.StatusNormalClosure, "")
