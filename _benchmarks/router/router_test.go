@@ -62,8 +62,9 @@ func vireoRouter(routes []route) http.Handler {
 	app := vireo.New()
 	for _, r := range routes {
 		app.Handle(r.method, r.brace, func(c vireo.Context) {
-			for _, v := range c.Params().All() {
-				c.WriteString(v)
+			ps := c.Params()
+			for i, n := 0, ps.Len(); i < n; i++ {
+				c.WriteString(ps.At(i).Value)
 			}
 		})
 	}
