@@ -30,6 +30,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/vireo-go/vireo/internal/engine"
 )
 
 // Server defaults applied by Listen and Serve before the configure funcs.
@@ -86,6 +88,15 @@ func (app *Application) serve(ln net.Listener, scheme string, signals bool, conf
 	for _, fn := range configure {
 		fn(srv)
 	}
+	var server engine.Server = srv
+	if app.engine != nil {
+		es, err := app.engine.NewServer(app.serveExchange, engine.Config{Server: srv, BodyLimit: app.bodyLimit})
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("vireo: engine %s: %w", app.engine.Name(), err)
+		}
+		server = es
+	}
 	app.serverMu.Lock()
 	if app.closed {
 		app.serverMu.Unlock()
@@ -97,7 +108,7 @@ func (app *Application) serve(ln net.Listener, scheme string, signals bool, conf
 		ln.Close()
 		return ErrServerRunning
 	}
-	app.server = srv
+	app.server = server
 	app.serverMu.Unlock()
 
 	if app.startupOut != nil {
@@ -111,7 +122,7 @@ func (app *Application) serve(ln net.Listener, scheme string, signals bool, conf
 		sig = ctx.Done()
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- server.Serve(ln) }()
 
 	select {
 	case err := <-errc:

@@ -14,7 +14,8 @@ import (
 
 // ListenTLS listens on addr and serves HTTPS (HTTP/2 and HTTP/1.1) with
 // the certificate and key in the PEM files certFile and keyFile, until
-// shutdown; see Serve.
+// shutdown; see Serve. On an engine other than net/http (WithEngine) it
+// offers HTTP/1.1 only.
 func (app *Application) ListenTLS(addr, certFile, keyFile string, configure ...func(*http.Server)) error {
 	if err := app.Build(); err != nil {
 		return err
@@ -23,9 +24,13 @@ func (app *Application) ListenTLS(addr, certFile, keyFile string, configure ...f
 	if err != nil {
 		return err
 	}
+	protos := []string{"h2", "http/1.1"}
+	if app.engine != nil {
+		protos = protos[1:] // HTTP/2 is net/http's (see WithEngine)
+	}
 	cfg := &tls.Config{
 		Certificates: []tls.Certificate{cert},
-		NextProtos:   []string{"h2", "http/1.1"},
+		NextProtos:   protos,
 		MinVersion:   tls.VersionTLS12,
 	}
 	ln, err := net.Listen("tcp", addr)
