@@ -250,6 +250,9 @@ func (s *server) serve(ctx *fasthttp.RequestCtx) {
 func (s *server) finish(x *exchange) {
 	rec := recover()
 	ctx := x.ctx
+	if rec == nil && !x.w.wrote {
+		x.w.WriteHeader(http.StatusOK) // as net/http: the headers of a response with no body
+	}
 	x.end()
 	s.pool.Put(x)
 	if rec != nil {
