@@ -20,9 +20,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/middleware"
+	"github.com/vireo-go/vireo/mvc"
+	"github.com/vireo-go/vireo/sessions"
+	"github.com/vireo-go/vireo/view"
 )
 
 // Run runs every test on an engine: opts choose it (none: net/http).
@@ -51,6 +56,9 @@ var tests = []struct {
 	{"Bodies", bodies},
 	{"Cookies", cookies},
 	{"Interop", interop},
+	{"Sessions", sessionsTest},
+	{"MVCViews", mvcViews},
+	{"Middleware", middlewareTest},
 }
 
 // server is an application served on a loopback port.
@@ -469,5 +477,103 @@ func interop(t *testing.T, app *core.Application, start func() *server) {
 	}
 	if r := s.do("GET", "/rw", ""); r.code != 202 || r.body != "rw" || r.header.Get("X-Rw") != "1" {
 		t.Errorf("ResponseWriter: %d %q %v", r.code, r.body, r.header)
+	}
+}
+
+func sessionsTest(t *testing.T, app *core.Application, start func() *server) {
+	m := sessions.MustNew(sessions.WithCookie("sid"))
+	t.Cleanup(func() { m.Close() })
+	app.Get("/set/{v}", func(c core.Context) {
+		s, err := m.Start(c)
+		if err != nil {
+			c.StopWithError(err)
+			return
+		}
+		s.Set("k", c.Param("v"))
+		c.WriteString("set")
+	})
+	app.Get("/get", func(c core.Context) {
+		s, err := m.Start(c)
+		if err != nil {
+			c.StopWithError(err)
+			return
+		}
+		c.WriteString(s.GetString("k", "none"))
+	})
+	s := start()
+	r := s.do("GET", "/set/v1", "")
+	var cookie string
+	for _, ck := range (&http.Response{Header: r.header}).Cookies() {
+		if ck.Name == "sid" {
+			cookie = ck.Name + "=" + ck.Value
+		}
+	}
+	if r.body != "set" || cookie == "" {
+		t.Fatalf("/set: %q, Set-Cookie %q", r.body, r.header.Values("Set-Cookie"))
+	}
+	if r := s.do("GET", "/get", "", "Cookie", cookie); r.body != "v1" {
+		t.Errorf("/get with the session: %q", r.body)
+	}
+	if r := s.do("GET", "/get", ""); r.body != "none" {
+		t.Errorf("/get without it: %q", r.body)
+	}
+}
+
+// home is the controller of mvcViews.
+type home struct{}
+
+func (home) Get() mvc.View { return mvc.View{Name: "index.html", Data: map[string]string{"Title": "<Home>"}} }
+
+func (home) GetBy(id int) string { return "item " + strconv.Itoa(id) }
+
+func mvcViews(t *testing.T, app *core.Application, start func() *server) {
+	files := fstest.MapFS{
+		"layouts/layout.html": {Data: []byte(`<html>{{ yield . }}</html>`)},
+		"index.html":          {Data: []byte(`<h1>{{ .Title }}</h1>`)},
+	}
+	engine, err := view.NewHTML(files, ".html", view.WithLayout("layouts/layout.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := app.RegisterView(engine); err != nil {
+		t.Fatal(err)
+	}
+	if err := mvc.Register(mvc.New(app.Router), new(home)); err != nil {
+		t.Fatal(err)
+	}
+	s := start()
+	if r := s.do("GET", "/", ""); r.code != 200 || r.body != "<html><h1>&lt;Home&gt;</h1></html>" || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") {
+		t.Errorf("GET /: %d %q %q", r.code, r.body, r.header.Get("Content-Type"))
+	}
+	if r := s.do("GET", "/7", ""); r.code != 200 || r.body != "item 7" {
+		t.Errorf("GET /7: %d %q", r.code, r.body)
+	}
+	if r := s.do("GET", "/x", ""); r.code != 404 {
+		t.Errorf("GET /x: %d %q", r.code, r.body)
+	}
+}
+
+func middlewareTest(t *testing.T, app *core.Application, start func() *server) {
+	for _, mk := range []func() (core.Handler, error){
+		func() (core.Handler, error) { return middleware.RequestID() },
+		func() (core.Handler, error) { return middleware.SecureHeaders() },
+		func() (core.Handler, error) { return middleware.CORS(middleware.WithAllowedOrigins("https://a.example")) },
+		func() (core.Handler, error) { return middleware.Compress() },
+	} {
+		h, err := mk()
+		if err != nil {
+			t.Fatal(err)
+		}
+		app.UseBeforeRouting(h)
+	}
+	app.Get("/big", func(c core.Context) { c.WriteString(strings.Repeat("compress me ", 200)) })
+	s := start()
+	r := s.do("GET", "/big", "", "Origin", "https://a.example", "Accept-Encoding", "gzip")
+	if r.code != 200 || r.header.Get("Content-Encoding") != "gzip" || r.header.Get("X-Request-Id") == "" ||
+		r.header.Get("X-Content-Type-Options") != "nosniff" || r.header.Get("Access-Control-Allow-Origin") != "https://a.example" {
+		t.Errorf("GET /big: %d %v", r.code, r.header)
+	}
+	if r := s.do("GET", "/missing", ""); r.code != 404 || r.header.Get("X-Request-Id") == "" {
+		t.Errorf("GET /missing: %d %v", r.code, r.header)
 	}
 }
