@@ -522,7 +522,9 @@ func sessionsTest(t *testing.T, app *core.Application, start func() *server) {
 // home is the controller of mvcViews.
 type home struct{}
 
-func (home) Get() mvc.View { return mvc.View{Name: "index.html", Data: map[string]string{"Title": "<Home>"}} }
+func (home) Get() mvc.View {
+	return mvc.View{Name: "index.html", Data: map[string]string{"Title": "<Home>"}}
+}
 
 func (home) GetBy(id int) string { return "item " + strconv.Itoa(id) }
 
@@ -557,7 +559,9 @@ func middlewareTest(t *testing.T, app *core.Application, start func() *server) {
 	for _, mk := range []func() (core.Handler, error){
 		func() (core.Handler, error) { return middleware.RequestID() },
 		func() (core.Handler, error) { return middleware.SecureHeaders() },
-		func() (core.Handler, error) { return middleware.CORS(middleware.WithAllowedOrigins("https://a.example")) },
+		func() (core.Handler, error) {
+			return middleware.CORS(middleware.WithAllowedOrigins("https://a.example"))
+		},
 		func() (core.Handler, error) { return middleware.Compress() },
 	} {
 		h, err := mk()
