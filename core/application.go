@@ -239,6 +239,17 @@ func (app *Application) Build() error {
 // route's chain (or the 404/405/redirect answer), then the error handler for
 // an error status with no body. A panic becomes a 500 and is logged.
 func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !app.ready(w) {
+		return
+	}
+	c := app.pool.Get().(*state)
+	c.reset(w, r)
+	app.run(c)
+}
+
+// ready builds the application on its first request and reports whether
+// it may serve; one with registration errors answers w with 500.
+func (app *Application) ready(w http.ResponseWriter) bool {
 	if !app.built.Load() {
 		app.Build()
 	}
@@ -247,10 +258,14 @@ func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			app.logger.Error("vireo: refusing to serve: registration errors", "err", app.buildErr)
 		})
 		http.Error(w, "500 Internal Server Error: the application has registration errors", http.StatusInternalServerError)
-		return
+		return false
 	}
-	c := app.pool.Get().(*state)
-	c.reset(w, r)
+	return true
+}
+
+// run serves the request c was reset for: router middleware and routing,
+// then done.
+func (app *Application) run(c *state) {
 	defer app.done(c)
 	if app.routerChain != nil {
 		c.handlers = app.routerChain

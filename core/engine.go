@@ -51,25 +51,12 @@ func WithEngine(e Engine) Option {
 // serveExchange serves a request of an engine other than net/http; it is
 // ServeHTTP for an engine.Exchange.
 func (app *Application) serveExchange(x engine.Exchange) {
-	if !app.built.Load() {
-		app.Build()
-	}
-	if app.failed {
-		app.failLog.Do(func() {
-			app.logger.Error("vireo: refusing to serve: registration errors", "err", app.buildErr)
-		})
-		http.Error(x.Writer(), "500 Internal Server Error: the application has registration errors", http.StatusInternalServerError)
+	if !app.ready(x.Writer()) {
 		return
 	}
 	c := app.pool.Get().(*state)
 	c.resetExchange(x)
-	defer app.done(c)
-	if app.routerChain != nil {
-		c.handlers = app.routerChain
-		c.next(c.handle())
-	} else {
-		app.dispatch(c, c.handle())
-	}
+	app.run(c)
 }
 
 // resetExchange is reset for a request of another engine: the request is

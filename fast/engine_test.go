@@ -16,30 +16,11 @@ import (
 
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/fast"
+	"github.com/vireo-go/vireo/internal/conformance"
 )
 
-// serve starts app on a loopback port and returns its base URL; the server
-// is shut down when the test ends.
-func serve(t *testing.T, app *core.Application, configure ...func(*http.Server)) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- app.Serve(ln, configure...) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := app.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return "http://" + ln.Addr().String()
-}
+// serve starts app on a loopback port and returns its base URL.
+var serve = conformance.Start
 
 func newApp(opts ...core.Option) *core.Application {
 	return core.New(append([]core.Option{core.WithEngine(fast.Engine()), core.WithStartupOutput(nil)}, opts...)...)

@@ -70,15 +70,27 @@ type server struct {
 
 func start(t *testing.T, app *core.Application) *server {
 	t.Helper()
+	base := Start(t, app)
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections) // registered after Start's: runs before its shutdown
+	return &server{t: t, base: base, c: &http.Client{
+		Transport:     tr,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}}
+}
+
+// Start serves app with Serve on a loopback port, configured by configure,
+// and returns its base URL, http://127.0.0.1:port. The application is shut
+// down gracefully when the test ends; a Shutdown or Serve error fails it.
+func Start(t *testing.T, app *core.Application, configure ...func(*http.Server)) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- app.Serve(ln) }()
-	tr := &http.Transport{}
+	go func() { done <- app.Serve(ln, configure...) }()
 	t.Cleanup(func() {
-		tr.CloseIdleConnections()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := app.Shutdown(ctx); err != nil {
@@ -88,10 +100,7 @@ func start(t *testing.T, app *core.Application) *server {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return &server{t: t, base: "http://" + ln.Addr().String(), c: &http.Client{
-		Transport:     tr,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}}
+	return "http://" + ln.Addr().String()
 }
 
 // response is what a request got.
