@@ -25,7 +25,10 @@ require (
 	gonum.org/v1/plot v0.17.0
 )
 
-require github.com/molecule-man/go-brrr v1.3.1 // indirect
+require (
+	github.com/molecule-man/go-brrr v1.3.1 // indirect
+	github.com/vireo-go/vireo/internal/redisconn v0.0.0 // indirect
+)
 
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
@@ -150,3 +153,5 @@ replace github.com/vireo-go/vireo/otelvireo => ../otelvireo
 replace github.com/vireo-go/vireo/h2 => ../h2
 
 replace github.com/vireo-go/vireo/fast => ../fast
+
+replace github.com/vireo-go/vireo/internal/redisconn => ../internal/redisconn
