@@ -32,6 +32,9 @@ import (
 // Engine is the server below an Application: it accepts connections,
 // parses requests and hands them to the Application. net/http is the
 // default; github.com/vireo-go/vireo/fast provides the fasthttp engine.
+// Engines are Vireo's own: the types of the interface's methods are in an
+// internal package, so an application chooses an engine and does not
+// write one.
 type Engine = engine.Engine
 
 // WithEngine makes the application serve on e (Listen, ListenTLS, Serve)
