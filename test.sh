@@ -174,7 +174,7 @@ tidy() {
 	done
 }
 
-framework() { gotest -race -count=1 ./...; }
+framework() { gotest -race -count=1 ./...; } # core's TLS, h2c, redirect and upload tests run curl and nghttp
 
 examples() { (cd _examples && gotest -race -count=1 ./...); }
 
@@ -209,6 +209,10 @@ h2path() { (cd h2 && go vet ./... && gotest -race -count=1 ./...); } # FuzzServe
 # Issue 26: the fasthttp engine (its own module: fasthttp is linked only by apps that choose it).
 fast_engine() { (cd fast && go vet ./... && gotest -race -count=1 ./...); }
 
+# Issue 25: ACME (autocert) end to end against Let's Encrypt's Pebble,
+# which its test installs with go install and starts on loopback.
+autotls_module() { (cd autotls && go vet ./... && gotest -race -count=1 ./...); }
+
 example_observability() { (cd _examples/observability && go vet ./... && gotest -count=1 ./...); }
 
 benchmarks() {
@@ -222,10 +226,14 @@ benchmarks() {
 
 browser() { (cd _examples/mvc-todo/browsertest && go vet ./... && gotest -count=1 ./...); }
 
+# Issue 25: the WebSocket chat (its own module: coder/websocket, chromedp);
+# two headless Chromium tabs chat, a page of another origin is refused.
+example_chat() { (cd _examples/chat && go vet ./... && gotest -race -count=1 ./...); }
+
 step "go version" go_version
 step "gofmt and go vet" fmt_vet
 step "go mod tidy -diff in every module" tidy
-step "framework: go test -race ./..." framework
+step "framework: go test -race ./..." framework curl nghttp=nghttp2-client
 step "examples: cd _examples && go test -race ./..." examples
 step "WebSocket echoes through every writer (internal/wstest)" websockets
 step "sessions/redis (real redis-server, Redis Cluster, Sentinel)" sessions_redis redis-server
@@ -238,10 +246,12 @@ step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)" otel
 step "h2: Vireo's own HTTP/2 path (h2spec, curl --http2, attack tests, fuzz seeds)" h2path curl
 step "fast: the fasthttp engine (conformance with net/http, framing, kept values)" fast_engine
 step "validator module (go-playground/validator)" validator_module
+step "autotls: ACME against Pebble (go install), curl" autotls_module curl
 step "examples: api-server (typed handlers, OpenAPI checked by npm validators)" example_api_server node=nodejs npm
 step "examples: observability (OTLP collector stand-in, real Prometheus scraping)" example_observability
 step "benchmark suite: apps, runner, quick runs" benchmarks node=nodejs npm valgrind redis-server luajit
 step "browser test of mvc-todo (headless chromium)" browser chromium
+step "examples: chat (WebSockets, headless chromium)" example_chat chromium
 
 print_summary
 printf '\nall steps passed\n'

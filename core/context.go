@@ -193,8 +193,6 @@ func (c *state) clone() *state {
 	return cp
 }
 
-func (c *state) application() *Application { return c.app }
-
 // Request returns the request. Handlers may replace it with SetRequest, for
 // example to attach a context.Context value.
 func (c Context) Request() *http.Request {
@@ -227,10 +225,6 @@ func (c *state) setRequest(r *http.Request) {
 	c.request = r
 	c.std.r = r
 	c.x = &c.std // read from r from now on, whatever the engine
-}
-
-func (c *state) responseWriter() http.ResponseWriter {
-	return c.out
 }
 
 // Route returns the matched route, or nil for unmatched requests.
@@ -518,8 +512,6 @@ func (c Context) Stop() {
 func (c *state) stop() {
 	c.stopped = true
 }
-
-func (c *state) isStopped() bool { return c.stopped }
 
 // StopWithStatus stops the chain and sets the status. When nothing has been
 // written, the error handler for the code runs after the chain.

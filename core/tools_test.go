@@ -147,7 +147,7 @@ func TestSSE(t *testing.T) {
 }
 
 func TestListenTLS(t *testing.T) {
-	certFile, keyFile, pool := testcert.SelfSigned(t, t.TempDir())
+	certFile, keyFile, pool := testcert.Write(t, t.TempDir())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ import (
 // with the TLS state seen by the Context (Scheme) and by the lazy
 // *http.Request.
 func TestListenTLS(t *testing.T) {
-	certFile, keyFile, pool := testcert.SelfSigned(t, t.TempDir())
+	certFile, keyFile, pool := testcert.Write(t, t.TempDir())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

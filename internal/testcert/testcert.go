@@ -1,4 +1,7 @@
-// Package testcert makes the self-signed certificates TLS tests serve.
+// Package testcert makes the self-signed certificates of TLS tests: ECDSA
+// P-256, for 127.0.0.1 and localhost, valid from an hour ago for an hour,
+// written as PEM files into a test's directory, with a pool that trusts
+// it for the test's clients.
 package testcert
 
 import (
@@ -16,10 +19,9 @@ import (
 	"time"
 )
 
-// SelfSigned writes a certificate and key for 127.0.0.1, valid for an
-// hour, into dir and returns their files and a pool that trusts the
-// certificate.
-func SelfSigned(t testing.TB, dir string) (certFile, keyFile string, pool *x509.CertPool) {
+// Write writes a new self-signed certificate and its key into dir
+// (cert.pem, key.pem) and returns their paths and a pool trusting it.
+func Write(t testing.TB, dir string) (certFile, keyFile string, pool *x509.CertPool) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -28,8 +30,8 @@ func SelfSigned(t testing.TB, dir string) (certFile, keyFile string, pool *x509.
 	tmpl := &x509.Certificate{
 		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "vireo test"},
 		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, DNSNames: []string{"localhost"},
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
