@@ -28,8 +28,8 @@ func RequestLogger(logger *slog.Logger) Handler {
 				c.app.safeFireError(c) // the page the client gets, counted
 			}
 			attrs := [7]slog.Attr{
-				slog.String("method", c.request.Method),
-				slog.String("path", c.request.URL.Path),
+				slog.String("method", c.method()),
+				slog.String("path", c.path()),
 				slog.Int("status", c.writer.status),
 				slog.Int64("bytes", c.writer.size),
 				slog.Duration("duration", time.Since(start)),
@@ -40,7 +40,7 @@ func RequestLogger(logger *slog.Logger) Handler {
 				attrs[n] = slog.String("request_id", id)
 				n++
 			}
-			logger.LogAttrs(c.request.Context(), slog.LevelInfo, "request", attrs[:n]...)
+			logger.LogAttrs(c.req().Context(), slog.LevelInfo, "request", attrs[:n]...)
 		}()
 		c.next(ctx)
 	})
