@@ -20,7 +20,10 @@
 //     line and headers; a larger request gets 431 as on net/http. It is
 //     allocated per connection, so it is capped at MaxHeaderBuffer.
 //   - The body limit (WithBodyLimit, or MaxBodySize here): fasthttp holds
-//     a request body in memory; a larger one gets 413 before the handler.
+//     a request body in memory; a larger one gets 413 before the handler,
+//     and a request announcing one with Expect: 100-continue gets the 413
+//     instead of the 100. A route's BodyLimit below it applies when the
+//     handler reads the body, which fasthttp has received by then.
 //   - ErrorLog receives fasthttp's errors.
 //
 // What the engine cannot do, it refuses with an error from Listen and
@@ -143,6 +146,7 @@ func (e *fastEngine) NewServer(h engine.Handler, cfg engine.Config) (engine.Serv
 	s.srv = &fasthttp.Server{
 		Handler:                      s.serve,
 		ErrorHandler:                 errorAnswer,
+		ExpectHandler:                expectAnswer(body),
 		ReadTimeout:                  read,
 		WriteTimeout:                 write,
 		IdleTimeout:                  hs.IdleTimeout,
@@ -205,6 +209,18 @@ func errorAnswer(ctx *fasthttp.RequestCtx, err error) {
 		ctx.Error("400 Bad Request", http.StatusBadRequest)
 	}
 	ctx.SetConnectionClose()
+}
+
+// expectAnswer answers Expect: 100-continue: 413 (and no 100, so the
+// client does not send the body) when the announced body is over limit,
+// as the Application answers on net/http, else 100.
+func expectAnswer(limit int) func(*fasthttp.RequestCtx) int {
+	return func(ctx *fasthttp.RequestCtx) int {
+		if ctx.Request.Header.ContentLength() > limit {
+			return http.StatusRequestEntityTooLarge
+		}
+		return http.StatusContinue
+	}
 }
 
 // server is one fasthttp server serving an Application.

@@ -359,3 +359,105 @@ func rawRequest(t *testing.T, addr, req string) (code, body string) {
 	b, _ := io.ReadAll(resp.Body)
 	return strconv.Itoa(resp.StatusCode), string(b)
 }
+
+func TestListenRefusesH2C(t *testing.T) {
+	app := core.New(core.WithEngine(fast.Engine()), core.WithStartupOutput(nil), core.WithH2C())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := app.Serve(ln); err == nil || !strings.Contains(err.Error(), "HTTP/1.1 only") {
+		t.Fatalf("Serve with WithH2C: %v", err)
+	}
+}
+
+// TestBodyLimits checks the body limit on the fast engine: fasthttp
+// refuses a body over it with 413 before the handler, MaxBodySize raises
+// fasthttp's bound for a route whose BodyLimit is larger, and a request
+// that announces too large a body with Expect: 100-continue gets the 413
+// without the 100, so the client never sends it.
+func TestBodyLimits(t *testing.T) {
+	echo := func(c core.Context) {
+		b, err := c.ReadBody()
+		if err != nil {
+			c.StopWithError(err)
+			return
+		}
+		c.Write(b)
+	}
+	app := core.New(core.WithEngine(fast.Engine()), core.WithStartupOutput(nil), core.WithBodyLimit(10))
+	app.Post("/p", echo)
+	base := serve(t, app)
+	for _, tc := range []struct {
+		body string
+		code int
+	}{{"0123456789", 200}, {"0123456789x", 413}} {
+		resp, err := http.Post(base+"/p", "text/plain", strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.code {
+			t.Errorf("%d bytes: %d, want %d", len(tc.body), resp.StatusCode, tc.code)
+		}
+	}
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(conn, "POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("Expect: 100-continue over the limit: %d, want 413 and no 100", resp.StatusCode)
+	}
+
+	big := core.New(core.WithEngine(fast.Engine(fast.MaxBodySize(100))), core.WithStartupOutput(nil), core.WithBodyLimit(10))
+	big.Post("/upload", core.BodyLimit(50), echo)
+	big.Post("/p", echo)
+	bigBase := serve(t, big)
+	for _, tc := range []struct {
+		path string
+		n    int
+		code int
+	}{{"/upload", 50, 200}, {"/upload", 51, 413}, {"/p", 11, 413}, {"/upload", 101, 413}} {
+		resp, err := http.Post(bigBase+tc.path, "text/plain", strings.NewReader(strings.Repeat("x", tc.n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.code {
+			t.Errorf("%s, %d bytes: %d, want %d", tc.path, tc.n, resp.StatusCode, tc.code)
+		}
+	}
+}
+
+// TestPipelined sends three requests in one write and checks that the
+// answers come back in order.
+func TestPipelined(t *testing.T) {
+	app := newApp()
+	app.Get("/n/{n}", func(c core.Context) { c.WriteString(c.Param("n")) })
+	conn, err := net.Dial("tcp", strings.TrimPrefix(serve(t, app), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(conn, "GET /n/1 HTTP/1.1\r\nHost: a\r\n\r\nGET /n/2 HTTP/1.1\r\nHost: a\r\n\r\nGET /n/3 HTTP/1.1\r\nHost: a\r\n\r\n")
+	br := bufio.NewReader(conn)
+	for i := 1; i <= 3; i++ {
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(b) != strconv.Itoa(i) {
+			t.Errorf("answer %d: %q", i, b)
+		}
+	}
+}
