@@ -9,10 +9,12 @@
 package conformance
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"strconv"
@@ -59,6 +61,7 @@ var tests = []struct {
 	{"Sessions", sessionsTest},
 	{"MVCViews", mvcViews},
 	{"Middleware", middlewareTest},
+	{"Upload", upload},
 }
 
 // server is an application served on a loopback port.
@@ -588,5 +591,38 @@ func middlewareTest(t *testing.T, app *core.Application, start func() *server) {
 	}
 	if r := s.do("GET", "/missing", ""); r.code != 404 || r.header.Get("X-Request-Id") == "" {
 		t.Errorf("GET /missing: %d %v", r.code, r.header)
+	}
+}
+
+// upload: a multipart form with a file and a field, read through
+// FormFile and FormValue (the engine's body reaches core's upload gate).
+func upload(t *testing.T, app *core.Application, start func() *server) {
+	app.Post("/up", func(c core.Context) {
+		fh, err := c.FormFile("f")
+		if err != nil {
+			c.StopWithError(err)
+			return
+		}
+		f, err := fh.Open()
+		if err != nil {
+			c.StopWithError(err)
+			return
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(f)
+		c.WriteString(fh.Filename + ":" + string(b) + ":" + c.FormValue("note"))
+	})
+	s := start()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, _ := mw.CreateFormFile("f", "a.txt")
+	io.WriteString(fw, "file body")
+	mw.WriteField("note", "hello")
+	mw.Close()
+	if r := s.do("POST", "/up", buf.String(), "Content-Type", mw.FormDataContentType()); r.code != 200 || r.body != "a.txt:file body:hello" {
+		t.Errorf("/up: %d %q", r.code, r.body)
+	}
+	if r := s.do("POST", "/up", "x", "Content-Type", "multipart/form-data; boundary=zz"); r.code != 400 {
+		t.Errorf("/up malformed: %d %q", r.code, r.body)
 	}
 }
