@@ -209,6 +209,9 @@ example_api_server() { (cd _examples/api-server && go vet ./... && gotest -race 
 # h2: Vireo's own HTTP/2 path; its tests run h2spec (go install) and curl.
 h2path() { (cd h2 && go vet ./... && gotest -race -count=1 ./...); } # FuzzServeConn's seeds run here; fuzz it by hand: go test -fuzz FuzzServeConn -parallel 1
 
+# Issue 26: the fasthttp engine (its own module: fasthttp is linked only by apps that choose it).
+fast_engine() { (cd fast && go vet ./... && gotest -race -count=1 ./...); }
+
 # Issue 25: ACME (autocert) end to end against Let's Encrypt's Pebble,
 # which its test installs with go install and starts on loopback.
 autotls_module() { (cd autotls && go vet ./... && gotest -race -count=1 ./...); }
@@ -245,6 +248,7 @@ step "examples: sessions-redis (real redis-server)" example_sessions_redis redis
 step "examples: realworld (RealWorld API on SQLite and PostgreSQL)" example_realworld
 step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)" otel
 step "h2: Vireo's own HTTP/2 path (h2spec, curl --http2, attack tests, fuzz seeds)" h2path curl
+step "fast: the fasthttp engine (conformance with net/http, framing, kept values)" fast_engine
 step "validator module (go-playground/validator)" validator_module
 step "autotls: ACME against Pebble (go install), curl" autotls_module curl
 step "examples: api-server (typed handlers, OpenAPI checked by npm validators)" example_api_server node=nodejs npm

@@ -80,6 +80,9 @@ type (
 	RegistrationErrors = core.RegistrationErrors
 	// Option configures an Application.
 	Option = core.Option
+	// Engine is the server below an Application: net/http by default,
+	// github.com/vireo-go/vireo/fast for fasthttp.
+	Engine = core.Engine
 	// TrailingSlash is the policy for paths that differ from a route only
 	// by a trailing slash.
 	TrailingSlash = core.TrailingSlash
@@ -233,6 +236,9 @@ func WithLogger(l *slog.Logger) Option { return core.WithLogger(l) }
 // WithBodyLimit sets the largest request body the Context's readers
 // accept; larger bodies get 413.
 func WithBodyLimit(n int64) Option { return core.WithBodyLimit(n) }
+
+// WithEngine makes the application serve on e instead of net/http.
+func WithEngine(e Engine) Option { return core.WithEngine(e) }
 
 // WithMinRequestBodyRate sets the minimum rate at which request bodies
 // must arrive (default DefaultMinBytesPerSecond after

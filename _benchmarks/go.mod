@@ -13,6 +13,7 @@ require (
 	github.com/labstack/echo/v4 v4.16.0
 	github.com/rs/cors v1.11.1
 	github.com/vireo-go/vireo v0.0.0
+	github.com/vireo-go/vireo/fast v0.0.0
 	github.com/vireo-go/vireo/otelvireo v0.0.0
 	github.com/vireo-go/vireo/sessions/redis v0.0.0
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.72.0
@@ -24,7 +25,10 @@ require (
 	gonum.org/v1/plot v0.17.0
 )
 
-require github.com/vireo-go/vireo/internal/redisconn v0.0.0 // indirect
+require (
+	github.com/molecule-man/go-brrr v1.3.1 // indirect
+	github.com/vireo-go/vireo/internal/redisconn v0.0.0 // indirect
+)
 
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
@@ -115,9 +119,8 @@ require (
 	github.com/twitchyliquid64/golang-asm v0.15.1 // indirect
 	github.com/ugorji/go/codec v1.3.1 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
-	github.com/valyala/fasthttp v1.51.0 // indirect
+	github.com/valyala/fasthttp v1.79.0 // indirect
 	github.com/valyala/fasttemplate v1.2.2 // indirect
-	github.com/valyala/tcplisten v1.0.0 // indirect
 	github.com/vireo-go/vireo/h2 v0.0.0
 	github.com/vmihailenco/msgpack/v5 v5.4.1 // indirect
 	github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect
@@ -132,7 +135,7 @@ require (
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect
@@ -148,5 +151,7 @@ replace github.com/vireo-go/vireo/sessions/redis => ../sessions/redis
 replace github.com/vireo-go/vireo/otelvireo => ../otelvireo
 
 replace github.com/vireo-go/vireo/h2 => ../h2
+
+replace github.com/vireo-go/vireo/fast => ../fast
 
 replace github.com/vireo-go/vireo/internal/redisconn => ../internal/redisconn

@@ -31,6 +31,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/vireo-go/vireo/internal/engine"
 )
 
 // Application is a Vireo application: the root Router, its routing trees and
@@ -70,6 +72,8 @@ type Application struct {
 	proxyHeader     string
 	trustedProxies  []*netPrefix
 
+	engine Engine // WithEngine; nil: net/http
+
 	view      ViewEngine
 	forms     formCodec
 	validator Validator // WithValidator; nil: no validation
@@ -78,8 +82,8 @@ type Application struct {
 	openapiOnce sync.Once
 
 	serverMu   sync.Mutex
-	server     *http.Server
-	closed     bool // Shutdown was called
+	server     engine.Server // the *http.Server, or another engine's
+	closed     bool          // Shutdown was called
 	onShutdown []func()
 	shutdown   chan struct{} // closed when Shutdown has finished
 	shutOnce   sync.Once
@@ -236,6 +240,17 @@ func (app *Application) Build() error {
 // route's chain (or the 404/405/redirect answer), then the error handler for
 // an error status with no body. A panic becomes a 500 and is logged.
 func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !app.ready(w) {
+		return
+	}
+	c := app.pool.Get().(*state)
+	c.reset(w, r)
+	app.run(c)
+}
+
+// ready builds the application on its first request and reports whether
+// it may serve; one with registration errors answers w with 500.
+func (app *Application) ready(w http.ResponseWriter) bool {
 	if !app.built.Load() {
 		app.Build()
 	}
@@ -244,10 +259,14 @@ func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			app.logger.Error("vireo: refusing to serve: registration errors", "err", app.buildErr)
 		})
 		http.Error(w, "500 Internal Server Error: the application has registration errors", http.StatusInternalServerError)
-		return
+		return false
 	}
-	c := app.pool.Get().(*state)
-	c.reset(w, r)
+	return true
+}
+
+// run serves the request c was reset for: router middleware and routing,
+// then done.
+func (app *Application) run(c *state) {
 	defer app.done(c)
 	if app.routerChain != nil {
 		c.handlers = app.routerChain
@@ -296,7 +315,7 @@ func (app *Application) recovered(c *state, rec any) bool {
 	if rec == http.ErrAbortHandler {
 		return false
 	}
-	app.logger.Error("vireo: panic recovered", "method", c.request.Method, "path", c.request.URL.Path,
+	app.logger.Error("vireo: panic recovered", "method", c.x.Method(), "path", c.x.Path(),
 		"request_id", c.errorRequestID(), "panic", rec, "stack", string(debug.Stack()))
 	if c.written() && !c.writer.hijacked {
 		return false
@@ -343,20 +362,21 @@ func (app *Application) safeFireError(c *state) {
 // puts it first in every chain with parameters when WithPathValues is set.
 var setPathValues = stateHandler(func(c *state, ctx Context) {
 	for _, prm := range c.params {
-		c.request.SetPathValue(prm.Key, prm.Value)
+		c.req().SetPathValue(prm.Key, prm.Value)
 	}
 	c.next(ctx)
 })
 
 // dispatch routes the request and runs the matched route's chain.
 func (app *Application) dispatch(c *state, ctx Context) {
-	r := c.request
-	p, raw := matchPath(r.URL)
+	x := c.x
+	method := x.Method()
+	p, raw := matchPath(x.Path(), x.RawPath())
 	var rt *Route
-	if root := app.tree(r.Method, false); root != nil {
+	if root := app.tree(method, false); root != nil {
 		rt = root.lookup(p, &c.params)
 	}
-	if rt == nil && r.Method == http.MethodHead {
+	if rt == nil && method == http.MethodHead {
 		if root := app.tree(http.MethodGet, false); root != nil {
 			rt = root.lookup(p, &c.params)
 		}
@@ -366,7 +386,7 @@ func (app *Application) dispatch(c *state, ctx Context) {
 	// can be unclean: it is redirected to its clean form.
 	if rt == nil && !isCleanPath(p) {
 		c.params = c.params[:0]
-		app.redirect(c, location(r.URL, cleanPath(p)))
+		app.redirect(c, location(x, cleanPath(p)))
 		return
 	}
 	if rt == nil {
@@ -398,13 +418,13 @@ func (app *Application) dispatch(c *state, ctx Context) {
 // OPTIONS, 405 or 404. It returns a route to serve instead, when the
 // trailing-slash policy is Ignore and the other form matches.
 func (app *Application) unmatched(c *state, p string) *Route {
-	r := c.request
+	x := c.x
 	if app.trailingSlash != StrictSlash && p != "/" {
 		alt := p + "/"
 		if strings.HasSuffix(p, "/") {
 			alt = p[:len(p)-1]
 		}
-		method := r.Method
+		method := x.Method()
 		if method == http.MethodHead && app.tree(method, false) == nil {
 			method = http.MethodGet
 		}
@@ -415,7 +435,7 @@ func (app *Application) unmatched(c *state, p string) *Route {
 					return rt
 				}
 				c.params = c.params[:0]
-				app.redirect(c, location(r.URL, alt))
+				app.redirect(c, location(x, alt))
 				return nil
 			}
 		}
@@ -423,7 +443,7 @@ func (app *Application) unmatched(c *state, p string) *Route {
 	allow := app.allowed(c, p)
 	if allow != "" {
 		c.out.Header().Set("Allow", allow)
-		if r.Method == http.MethodOptions {
+		if x.Method() == http.MethodOptions {
 			c.stopWithStatus(http.StatusNoContent)
 			return nil
 		}
@@ -462,10 +482,10 @@ func (app *Application) allowed(c *state, p string) string {
 // 301 for GET and HEAD, 308 otherwise so the method and body are kept.
 func (app *Application) redirect(c *state, target string) {
 	code := http.StatusPermanentRedirect
-	if c.request.Method == http.MethodGet || c.request.Method == http.MethodHead {
+	if m := c.x.Method(); m == http.MethodGet || m == http.MethodHead {
 		code = http.StatusMovedPermanently
 	}
-	if q := c.request.URL.RawQuery; q != "" {
+	if q := c.x.RawQuery(); q != "" {
 		target += "?" + q
 	}
 	c.out.Header().Set("Location", target)

@@ -267,9 +267,9 @@ func isForm(contentType string) bool {
 // bind fills the input at p (v is the same pointer, for the decoders) from
 // c's request and validates it.
 func (b *binder) bind(c *state, p unsafe.Pointer, v any) error {
-	if b.body && !bodyless(c.request.Method) {
+	if b.body && !bodyless(c.x.Method()) {
 		var err error
-		if isForm(c.request.Header.Get("Content-Type")) {
+		if isForm(c.x.Header("Content-Type")) {
 			err = c.decodeForm(v)
 		} else {
 			err = c.decodeJSON(v)
@@ -309,13 +309,13 @@ func (f *boundField) bind(c *state, fp unsafe.Pointer) error {
 		}
 	case fromQuery:
 		if c.query == nil {
-			c.query = c.request.URL.Query()
+			c.query = parseQuery(c.x.RawQuery())
 		}
 		all = c.query[f.name]
 	case fromHeader:
-		all = c.request.Header[f.name]
+		all = c.x.HeaderValues(f.name)
 	case fromCookie:
-		if ck, err := c.request.Cookie(f.name); err == nil {
+		if ck, err := c.req().Cookie(f.name); err == nil {
 			value, found = ck.Value, true
 		}
 	}

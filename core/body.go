@@ -156,7 +156,7 @@ func (e *slowBodyError) Error() string {
 
 // limitBody puts a bodyReader on the request's body, once.
 func (c *state) limitBody() {
-	r := c.request
+	r := c.req()
 	if c.body != nil || r.Body == nil || r.Body == http.NoBody || (c.bodyLimit <= 0 && c.readRate.BytesPerSecond <= 0) {
 		return
 	}
@@ -224,7 +224,7 @@ func (c *state) readBody() ([]byte, error) {
 
 // readAll reads the body into one buffer; see the file comment.
 func (c *state) readAll(what string) ([]byte, error) {
-	r := c.request
+	r := c.req()
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
@@ -319,7 +319,7 @@ func (c *state) readJSON(v any) error {
 // decodeJSON is readJSON without the validation (typed handlers validate
 // once their parameters are set too).
 func (c *state) decodeJSON(v any) error {
-	if ct := c.request.Header.Get("Content-Type"); !isJSON(ct) {
+	if ct := c.req().Header.Get("Content-Type"); !isJSON(ct) {
 		return NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("request body must be JSON (Content-Type: application/json), got %q", ct))
 	}
 	body, err := c.readAll("malformed JSON")
@@ -380,7 +380,7 @@ func (c *state) readForm(v any) error {
 // decodeForm is readForm without the validation (typed handlers validate
 // once their parameters are set too).
 func (c *state) decodeForm(v any) error {
-	r := c.request
+	r := c.req()
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if hasBody(r) && ct != "application/x-www-form-urlencoded" && ct != "multipart/form-data" {
 		return NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("request body must be a form (Content-Type: application/x-www-form-urlencoded or multipart/form-data), got %q", r.Header.Get("Content-Type")))
@@ -401,7 +401,7 @@ func hasBody(r *http.Request) bool {
 // malformed.
 func (c *state) parseForm() error {
 	c.limitBody()
-	r := c.request
+	r := c.req()
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "multipart/form-data" {
 		_, err := c.multipartForm() // under the upload limits; it fills r.Form
 		return err

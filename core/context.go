@@ -23,6 +23,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/vireo-go/vireo/internal/engine"
 )
 
 // Handler is the function type of handlers and middleware. Middleware calls
@@ -35,7 +37,9 @@ type state struct {
 	app     *Application
 	writer  responseWriter
 	out     http.ResponseWriter // &writer, or a net/http middleware's wrapper around it
-	request *http.Request
+	x       engine.Exchange     // what the request is read from: &std, or another engine's (engine.go)
+	std     stdExchange         // the net/http exchange: the server's request, or one SetRequest gave
+	request *http.Request       // nil until req builds it on an engine other than net/http
 	params  paramList
 	values  valueList
 
@@ -83,6 +87,8 @@ func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 	c.writer.reset(w)
 	c.writer.rate = c.app.writeRate
 	c.out = &c.writer
+	c.std = stdExchange{r: r, w: w}
+	c.x = &c.std
 	c.request = r
 	c.index = -1
 	c.owner.Store(curg())
@@ -113,13 +119,15 @@ func (c *state) release() (reusable bool) {
 	if c.pins.Load() != 0 && !c.drain() {
 		return false
 	}
-	if c.request.MultipartForm != nil {
+	if c.request != nil && c.request.MultipartForm != nil {
 		c.removeUploads()
 	}
 	if c.bodyReq != nil {
 		c.restoreBody()
 	}
 	c.request = nil
+	c.x = nil
+	c.std = stdExchange{}
 	c.writer.w = nil
 	c.writer.body = nil
 	if len(c.writer.hooks) > 0 || c.writer.refused != nil {
@@ -175,12 +183,12 @@ func (c *state) drain() bool {
 func (c *state) clone() *state {
 	cp := &state{
 		app:     c.app,
-		request: c.request,
 		params:  append(paramList(nil), c.params...),
 		values:  c.values.clone(),
 		route:   c.route,
 		stopped: true,
 	}
+	cp.setRequest(c.req())
 	cp.out = &cp.writer
 	return cp
 }
@@ -193,7 +201,12 @@ func (c Context) Request() *http.Request {
 	})
 }
 
+// req returns the request as net/http's type, which an engine other than
+// net/http builds on the first call (see engine.go).
 func (c *state) req() *http.Request {
+	if c.request == nil {
+		c.buildRequest()
+	}
 	return c.request
 }
 
@@ -210,6 +223,8 @@ func (c *state) setRequest(r *http.Request) {
 		return // the request is never nil while the handle lives
 	}
 	c.request = r
+	c.std.r = r
+	c.x = &c.std // read from r from now on, whatever the engine
 }
 
 // Route returns the matched route, or nil for unmatched requests.
@@ -229,7 +244,7 @@ func (c Context) Method() string {
 }
 
 func (c *state) method() string {
-	return c.request.Method
+	return c.x.Method()
 }
 
 // Path returns the request path, percent-decoded.
@@ -240,7 +255,7 @@ func (c Context) Path() string {
 }
 
 func (c *state) path() string {
-	return c.request.URL.Path
+	return c.x.Path()
 }
 
 // Query returns the first value of the named query-string parameter, or "".
@@ -253,7 +268,7 @@ func (c Context) Query(name string) string {
 
 func (c *state) queryParam(name string) string {
 	if c.query == nil {
-		c.query = c.request.URL.Query()
+		c.query = parseQuery(c.x.RawQuery())
 	}
 	return c.query.Get(name)
 }
@@ -283,7 +298,7 @@ func (c Context) FormValue(name string) string {
 
 func (c *state) formValue(name string) string {
 	c.parseFormOrStop()
-	return c.request.FormValue(name)
+	return c.req().FormValue(name)
 }
 
 // PostValue returns the named value from the form body only.
@@ -295,7 +310,7 @@ func (c Context) PostValue(name string) string {
 
 func (c *state) postValue(name string) string {
 	c.parseFormOrStop()
-	return c.request.PostFormValue(name)
+	return c.req().PostFormValue(name)
 }
 
 // parseFormOrStop parses the form body once, within the body limit, for
@@ -303,7 +318,7 @@ func (c *state) postValue(name string) string {
 // stops the chain with 413 and a malformed one with 400, instead of the ""
 // net/http's FormValue gives for both.
 func (c *state) parseFormOrStop() {
-	r := c.request
+	r := c.req()
 	if r.Form != nil {
 		return
 	}
@@ -320,7 +335,7 @@ func (c Context) RequestHeader(name string) string {
 }
 
 func (c *state) requestHeader(name string) string {
-	return c.request.Header.Get(name)
+	return c.x.Header(name)
 }
 
 // SetResponseHeader sets a response header, replacing any value it had.
@@ -367,7 +382,7 @@ func (c Context) RequestCookie(name string) (string, bool) {
 }
 
 func (c *state) cookie(name string) (string, bool) {
-	ck, err := c.request.Cookie(name)
+	ck, err := c.req().Cookie(name)
 	if err != nil {
 		return "", false
 	}

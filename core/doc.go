@@ -131,6 +131,21 @@
 // a client still sending reads the answer). An upload route names its
 // files itself; the client's file name is data.
 //
+// # Engines
+//
+// net/http is the default engine and the one to pick unless the number of
+// requests per CPU matters most: it serves HTTP/2 and h2c, streams
+// (Flush, server-sent events), hijacks (websockets), full duplex, and
+// enforces the data rates above. WithEngine(fast.Engine()), from the
+// module github.com/vireo-go/vireo/fast, serves the same Application,
+// Context, middleware, sessions, views and mvc on fasthttp, HTTP/1.1
+// only: it refuses HTTP/2, h2c and ConnState/ConnContext/BaseContext at
+// Listen, buffers each request body and response in memory (the body
+// limit bounds the first), and answers Flush, Hijack, deadlines and full
+// duplex with ErrNotSupported. Values handed to handlers are copies on
+// both engines, and Request and ResponseWriter work on both (built on
+// first use on fasthttp). internal/conformance is the suite both pass.
+//
 // # Errors
 //
 // A handler reports failure in one way: ctx.StopWithError(err). The status

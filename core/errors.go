@@ -97,8 +97,8 @@ func (app *Application) errorHandlersFor(c *state, code int) []Handler {
 	r := app.Router
 	if c.route != nil {
 		r = c.route.router
-	} else if c.request != nil {
-		path := c.request.URL.Path
+	} else if c.x != nil {
+		path := c.x.Path()
 		best := -1
 		for _, p := range app.errorParties {
 			if len(p.prefix) > best && hasPathPrefix(path, p.prefix) {

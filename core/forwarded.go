@@ -14,7 +14,6 @@ package core
 
 import (
 	"net"
-	"net/http"
 	"strings"
 )
 
@@ -30,15 +29,15 @@ func (c *state) scheme() string {
 	if c.fromTrustedProxy() {
 		var v string
 		if c.app.proxyForwarded() {
-			v = forwardedParam(c.request.Header.Values("Forwarded"), "proto")
+			v = forwardedParam(c.x.HeaderValues("Forwarded"), "proto")
 		} else {
-			v = lastListValue(c.request.Header.Values("X-Forwarded-Proto"))
+			v = lastListValue(c.x.HeaderValues("X-Forwarded-Proto"))
 		}
 		if s := normScheme(v); s != "" {
 			return s
 		}
 	}
-	if c.request.TLS != nil {
+	if c.x.TLS() != nil {
 		return "https"
 	}
 	return "http"
@@ -66,15 +65,15 @@ func (c *state) host() string {
 	if c.fromTrustedProxy() {
 		var v string
 		if c.app.proxyForwarded() {
-			v = forwardedParam(c.request.Header.Values("Forwarded"), "host")
+			v = forwardedParam(c.x.HeaderValues("Forwarded"), "host")
 		} else {
-			v = lastListValue(c.request.Header.Values("X-Forwarded-Host"))
+			v = lastListValue(c.x.HeaderValues("X-Forwarded-Host"))
 		}
 		if validHost(v) {
 			return v
 		}
 	}
-	return c.request.Host
+	return c.x.Host()
 }
 
 // proxyForwarded reports whether the trusted proxies speak RFC 7239's
@@ -108,15 +107,15 @@ func (c *state) fromTrustedProxy() bool {
 	if len(c.app.trustedProxies) == 0 {
 		return false
 	}
-	return c.app.trusted(peerIP(c.request))
+	return c.app.trusted(peerIP(c.x.RemoteAddr()))
 }
 
 // peerIP returns the address of the connection's peer, without its port.
-func peerIP(r *http.Request) string {
-	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+func peerIP(remoteAddr string) string {
+	if host, _, err := net.SplitHostPort(remoteAddr); err == nil {
 		return host
 	}
-	return r.RemoteAddr
+	return remoteAddr
 }
 
 // forwardedParam returns param of the last element of Forwarded values.

@@ -40,7 +40,7 @@ type contextKey struct{}
 // route parameters with r.PathValue.
 func WrapHandler(h http.Handler) Handler {
 	return stateHandler(func(c *state, ctx Context) {
-		h.ServeHTTP(c.heldOut(ctx), c.request)
+		h.ServeHTTP(c.heldOut(ctx), c.req())
 	})
 }
 
@@ -73,7 +73,7 @@ func WrapMiddleware(mw func(http.Handler) http.Handler) Handler {
 			return // outside the middleware's run, or a second concurrent call
 		}
 		in := call.inner
-		in.request = r
+		in.setRequest(r)
 		in.writer.reset(w)
 		in.out = &in.writer
 		in.next(call.h)
@@ -86,7 +86,7 @@ func WrapMiddleware(mw func(http.Handler) http.Handler) Handler {
 		in := c.app.pool.Get().(*state)
 		in.adopt(c)
 		call := &stdCall{inner: in, h: in.handle()}
-		r := c.request.WithContext(context.WithValue(c.request.Context(), contextKey{}, call))
+		r := c.req().WithContext(context.WithValue(c.req().Context(), contextKey{}, call))
 		defer c.app.endStdCall(c, call)
 		h.ServeHTTP(c.heldOut(ctx), r)
 	})
@@ -129,7 +129,7 @@ func (app *Application) endStdCall(c *state, call *stdCall) {
 // its own copies of the request state, so that it shares no mutable field
 // with outer.
 func (c *state) adopt(outer *state) {
-	c.request = outer.request
+	c.setRequest(outer.req())
 	c.params = append(c.params[:0], outer.params...)
 	c.values.entries = append(c.values.entries[:0], outer.values.entries...)
 	c.handlers, c.index, c.route = outer.handlers, outer.index, outer.route
@@ -171,7 +171,7 @@ func (c *state) finish(h Context) {
 // mountHandler strips prefix from the path and serves h.
 func mountHandler(prefix string, h http.Handler) Handler {
 	return stateHandler(func(c *state, ctx Context) {
-		r := c.request
+		r := c.req()
 		r2 := new(http.Request)
 		*r2 = *r
 		u := *r.URL

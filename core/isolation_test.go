@@ -2,14 +2,8 @@ package core
 
 import (
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"runtime"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -253,89 +247,10 @@ func TestKeptContextAcrossReuse(t *testing.T) {
 	}
 }
 
-// TestKeptContextsUnderLoad runs requests whose handlers leave goroutines
-// hammering their ctx, while other requests reuse the pooled states: every
-// response must be exactly its own (run with -race: no data race either).
-func TestKeptContextsUnderLoad(t *testing.T) {
-	app := quietApp()
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	// A /leave handler leaves a goroutine that starts hammering its ctx
-	// once the client has the whole response (so the request has ended:
-	// a live Context is not for concurrent use) and goes on while the same
-	// pooled state serves other requests.
-	var starts sync.Map // response number -> chan struct{}
-	var seq atomic.Int64
-	app.Get("/leave/{id}", func(c Context) {
-		n := strconv.FormatInt(seq.Add(1), 10)
-		start := make(chan struct{})
-		starts.Store(n, start)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case <-start:
-			case <-stop:
-				return
-			}
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				touchStale(c)
-			}
-		}()
-		c.WriteString("leave-" + n)
-	})
-	app.Get("/own/{id}", func(c Context) {
-		c.Values().Set("who", c.Param("id"))
-		runtime.Gosched()
-		c.WriteString("own-" + c.Param("id") + "-" + c.Values().GetString("who"))
-	})
-	srv := httptest.NewServer(app)
-	defer srv.Close()
-	var clients sync.WaitGroup
-	for g := 0; g < 4; g++ {
-		clients.Add(1)
-		go func(g int) {
-			defer clients.Done()
-			for i := 0; i < 50; i++ {
-				if i%5 == 0 {
-					body, _ := get(t, srv.URL+"/leave/x")
-					if start, ok := starts.LoadAndDelete(strings.TrimPrefix(body, "leave-")); ok {
-						close(start.(chan struct{}))
-					} else {
-						t.Errorf("/leave answered %q", body)
-					}
-					continue
-				}
-				id := strconv.Itoa(g*1000 + i)
-				body, hdr := get(t, srv.URL+"/own/"+id)
-				if body != "own-"+id+"-"+id || hdr.Get("X-Leak") != "" {
-					t.Errorf("/own/%s answered %q (X-Leak %q)", id, body, hdr.Get("X-Leak"))
-				}
-			}
-		}(g)
-	}
-	clients.Wait()
-	close(stop)
-	wg.Wait()
-}
-
-// get fetches url and returns the body and the header.
-func get(t *testing.T, url string) (string, http.Header) {
-	t.Helper()
-	res, err := http.Get(url)
-	if err != nil {
-		t.Error(err)
-		return "", nil
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return string(b), res.Header
-}
+// TestKeptContextsUnderLoad, handlers leaving goroutines that hammer
+// their ctx while other requests reuse the pooled states, is an HTTP-level
+// test: it runs on both engines as KeptContextsUnderLoad of
+// internal/conformance (TestConformance).
 
 // TestReleaseWaitsForKeptCall checks the pin protocol: a kept handle whose
 // call is in progress when its request ends holds the state until the call

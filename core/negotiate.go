@@ -44,7 +44,7 @@ func (c Context) NegotiateFormat(offers ...string) string {
 }
 
 func (c *state) negotiateFormat(offers ...string) string {
-	accept := c.request.Header.Values("Accept")
+	accept := c.x.HeaderValues("Accept")
 	if len(accept) == 0 && len(offers) > 0 {
 		return offers[0]
 	}
@@ -108,7 +108,7 @@ func (c *state) negotiate(data any, offers ...string) {
 	if len(offers) == 0 {
 		offers = defaultOffers
 	}
-	accept := c.request.Header.Values("Accept")
+	accept := c.x.HeaderValues("Accept")
 	// The acceptable offers Negotiate can write, best first (ties in the
 	// handler's order); each is tried until one encodes data.
 	var ranked [8]rankedOffer

@@ -17,18 +17,21 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/vireo-go/vireo/internal/engine"
 )
 
 // matchPath returns the path dispatch matches: the decoded path, or the
 // escaped one when the request escaped a slash, so that the slash stays
 // inside its segment.
-func matchPath(u *url.URL) (p string, escaped bool) {
-	if u.RawPath != "" && hasEscapedSlash(u.RawPath) {
-		if ep := u.EscapedPath(); ep == u.RawPath {
+func matchPath(decoded, raw string) (p string, escaped bool) {
+	if raw != "" && hasEscapedSlash(raw) {
+		u := url.URL{Path: decoded, RawPath: raw}
+		if ep := u.EscapedPath(); ep == raw {
 			return ep, true
 		}
 	}
-	return u.Path, false
+	return decoded, false
 }
 
 // hasEscapedSlash reports whether p contains %2F or %2f.
@@ -56,10 +59,10 @@ func hasDotSegment(v string) bool {
 	}
 }
 
-// location turns p, a path in the form matchPath gave for u, into a
+// location turns p, a path in the form matchPath gave for x, into a
 // Location header value.
-func location(u *url.URL, p string) string {
-	if _, escaped := matchPath(u); escaped {
+func location(x engine.Exchange, p string) string {
+	if _, escaped := matchPath(x.Path(), x.RawPath()); escaped {
 		return p
 	}
 	return escapePath(p)

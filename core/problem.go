@@ -96,7 +96,7 @@ func (c *state) stopError() error {
 // prefersJSON reports whether the client's Accept header prefers a JSON
 // document over text: ties (*/*, no Accept) go to text.
 func (c *state) prefersJSON() bool {
-	accept := c.request.Header.Values("Accept")
+	accept := c.x.HeaderValues("Accept")
 	if len(accept) == 0 {
 		return false
 	}
@@ -130,13 +130,13 @@ func defaultErrorHandler(c *state) {
 	errors.As(c.err, &ve)
 	h := c.out.Header()
 	h["X-Content-Type-Options"] = nosniff
-	if c.request != nil && c.prefersJSON() {
+	if c.x != nil && c.prefersJSON() {
 		p := problem{
 			Type:      "about:blank",
 			Title:     http.StatusText(code),
 			Status:    code,
 			Detail:    detail,
-			Instance:  c.request.URL.Path,
+			Instance:  c.x.Path(),
 			RequestID: c.errorRequestID(),
 		}
 		if ve != nil {

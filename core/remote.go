@@ -22,12 +22,12 @@ func (c Context) ClientIP() string {
 }
 
 func (c *state) remoteAddr() string {
-	peer := peerIP(c.request)
+	peer := peerIP(c.x.RemoteAddr())
 	app := c.app
 	if app.proxyHeader == "" || !app.trusted(peer) {
 		return peer
 	}
-	v := c.request.Header.Values(app.proxyHeader)
+	v := c.x.HeaderValues(app.proxyHeader)
 	if len(v) == 0 {
 		return peer
 	}

@@ -160,7 +160,7 @@ func (c *state) redirect(url string, code int) {
 		return
 	}
 	c.stop()
-	http.Redirect(c.out, c.request, url, code)
+	http.Redirect(c.out, c.req(), url, code)
 }
 
 type errRedirectCode int

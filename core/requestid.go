@@ -51,5 +51,5 @@ func (c *state) logger() *slog.Logger {
 	if id := c.requestID(); id != "" {
 		l = l.With(slog.String("request_id", id))
 	}
-	return requestLogger(l, c.request.Context())
+	return requestLogger(l, c.req().Context())
 }

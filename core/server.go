@@ -31,6 +31,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/vireo-go/vireo/internal/engine"
 )
 
 // Server defaults applied by Listen and Serve before the configure funcs.
@@ -96,6 +98,10 @@ func (app *Application) serve(ln net.Listener, signals bool, configure []func(*h
 	}
 	scheme := "http"
 	if tlsf != nil {
+		if app.engine != nil && srv.Protocols == nil {
+			srv.Protocols = new(http.Protocols) // HTTP/2 is net/http's: offer HTTP/1.1 only (see WithEngine)
+			srv.Protocols.SetHTTP1(true)
+		}
 		cfg, err := serverTLS(srv, tlsf)
 		if err != nil {
 			ln.Close()
@@ -103,6 +109,15 @@ func (app *Application) serve(ln net.Listener, signals bool, configure []func(*h
 		}
 		srv.TLSConfig = cfg
 		ln, scheme = tls.NewListener(ln, cfg), "https"
+	}
+	var server engine.Server = srv
+	if app.engine != nil {
+		es, err := app.engine.NewServer(app.serveExchange, engine.Config{Server: srv, BodyLimit: app.bodyLimit})
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("vireo: engine %s: %w", app.engine.Name(), err)
+		}
+		server = es
 	}
 	app.serverMu.Lock()
 	if app.closed {
@@ -115,7 +130,7 @@ func (app *Application) serve(ln net.Listener, signals bool, configure []func(*h
 		ln.Close()
 		return ErrServerRunning
 	}
-	app.server = srv
+	app.server = server
 	app.serverMu.Unlock()
 
 	if app.startupOut != nil {
@@ -129,7 +144,7 @@ func (app *Application) serve(ln net.Listener, signals bool, configure []func(*h
 		sig = ctx.Done()
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- server.Serve(ln) }()
 
 	select {
 	case err := <-errc:

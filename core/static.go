@@ -65,7 +65,7 @@ func serveFS(fsys fs.FS, param string) Handler {
 // safeFileName returns the fs.FS name of the requested file, or false when
 // the request tries to leave the root or smuggle separators.
 func safeFileName(c *state, param string) (string, bool) {
-	raw := c.request.URL.EscapedPath()
+	raw := c.req().URL.EscapedPath()
 	lower := strings.ToLower(raw)
 	if strings.Contains(lower, "%2f") || strings.Contains(lower, "%5c") || strings.Contains(lower, "%00") {
 		return "", false
@@ -102,7 +102,7 @@ func (fsrv *fileServer) serve(c *state, name string, allowIndex bool) {
 		c.stopWithError(fsError(err))
 		return
 	}
-	if !info.IsDir() && allowIndex && strings.HasSuffix(c.request.URL.Path, "/") {
+	if !info.IsDir() && allowIndex && strings.HasSuffix(c.req().URL.Path, "/") {
 		// "/index.html/" names a directory that does not exist.
 		c.stopWithStatus(http.StatusNotFound)
 		return
@@ -112,7 +112,7 @@ func (fsrv *fileServer) serve(c *state, name string, allowIndex bool) {
 			c.stopWithStatus(http.StatusNotFound)
 			return
 		}
-		if p := c.request.URL.Path; !strings.HasSuffix(p, "/") {
+		if p := c.req().URL.Path; !strings.HasSuffix(p, "/") {
 			c.app.redirect(c, escapePath(p+"/"))
 			return
 		}
@@ -148,12 +148,12 @@ func (fsrv *fileServer) serve(c *state, name string, allowIndex bool) {
 	// A Range header with more than maxRanges ranges is ignored (the whole
 	// file is sent), as nginx's max_ranges does: hundreds of one-byte ranges
 	// would turn a small request into a large multipart response.
-	if rh := c.request.Header.Get("Range"); rh != "" && strings.Count(rh, ",") >= maxRanges {
-		c.request.Header.Del("Range")
+	if rh := c.req().Header.Get("Range"); rh != "" && strings.Count(rh, ",") >= maxRanges {
+		c.req().Header.Del("Range")
 	}
 	// ServeContent sends Last-Modified only for a real time (not zero,
 	// not the Unix epoch).
-	http.ServeContent(w, c.request, info.Name(), info.ModTime(), content)
+	http.ServeContent(w, c.req(), info.Name(), info.ModTime(), content)
 }
 
 // contentETag returns the strong ETag of a file without a modification
@@ -215,5 +215,5 @@ func (c *state) serveFile(name string) {
 		c.stopWithError(NewHTTPError(http.StatusNotFound, ""))
 		return
 	}
-	http.ServeContent(c.out, c.request, fi.Name(), fi.ModTime(), f)
+	http.ServeContent(c.out, c.req(), fi.Name(), fi.ModTime(), f)
 }

@@ -75,7 +75,7 @@ func (c *state) nextWithTimeout(d time.Duration, resp *TimeoutResponse) (timedOu
 	if resp == nil {
 		resp = &defaultTimeoutResponse
 	}
-	orig := c.request
+	orig := c.req()
 	tctx, cancel := context.WithTimeout(orig.Context(), d)
 	defer cancel()
 	c.request = orig.WithContext(tctx)

@@ -22,7 +22,8 @@ import (
 // ListenTLS listens on addr and serves HTTPS (HTTP/2 and HTTP/1.1) until
 // shutdown; see Serve. The certificate and key are the PEM files certFile
 // and keyFile, or, when both are "", what a configure func set in the
-// server's TLSConfig (Certificates or GetCertificate).
+// server's TLSConfig (Certificates or GetCertificate). On an engine
+// other than net/http (WithEngine) it offers HTTP/1.1 only.
 func (app *Application) ListenTLS(addr, certFile, keyFile string, configure ...func(*http.Server)) error {
 	if err := app.Build(); err != nil {
 		return err

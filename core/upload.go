@@ -69,7 +69,7 @@ func WithUploadLimits(l UploadLimits) Option {
 }
 
 func (c *state) multipartForm() (*multipart.Form, error) {
-	r := c.request
+	r := c.req()
 	if r.MultipartForm != nil {
 		return r.MultipartForm, nil
 	}
@@ -124,7 +124,7 @@ func (c *state) formFile(name string) (*multipart.FileHeader, error) {
 
 // removeUploads removes the temporary files of the request's form.
 func (c *state) removeUploads() {
-	if f := c.request.MultipartForm; f != nil {
+	if f := c.req().MultipartForm; f != nil {
 		_ = f.RemoveAll()
 	}
 }

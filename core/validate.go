@@ -107,7 +107,7 @@ func (c Context) ReadXML(v any) error {
 func (c *state) readXML(v any) error {
 	// A missing Content-Type is refused too: a cross-site page can send a
 	// body without one (a Blob with no type) and no CORS preflight.
-	ct := c.request.Header.Get("Content-Type")
+	ct := c.req().Header.Get("Content-Type")
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil || !(mt == "application/xml" || mt == "text/xml" || strings.HasSuffix(mt, "+xml")) {
 		return NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("request body must be XML (Content-Type: application/xml), got %q", ct))
@@ -115,11 +115,11 @@ func (c *state) readXML(v any) error {
 	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return &HTTPError{Code: http.StatusInternalServerError, Err: fmt.Errorf("vireo: ReadXML needs a non-nil pointer, got %T", v)}
 	}
-	if c.request.Body == nil || c.request.Body == http.NoBody {
+	if c.req().Body == nil || c.req().Body == http.NoBody {
 		return NewHTTPError(http.StatusBadRequest, "empty request body, XML expected")
 	}
 	c.limitBody()
-	dec := xml.NewDecoder(c.request.Body)
+	dec := xml.NewDecoder(c.req().Body)
 	if err := dec.Decode(v); err != nil {
 		if errors.Is(err, io.EOF) {
 			return NewHTTPError(http.StatusBadRequest, "empty request body, XML expected")

@@ -1,0 +1,11 @@
+package core_test
+
+import (
+	"testing"
+
+	"github.com/vireo-go/vireo/internal/conformance"
+)
+
+// TestConformance runs the engines' shared HTTP-level suite on net/http;
+// the fast module runs it on fasthttp.
+func TestConformance(t *testing.T) { conformance.Run(t) }

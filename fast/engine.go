@@ -1,0 +1,282 @@
+// Package fast is Vireo's fasthttp engine: the same Application, Context,
+// middleware and applications served by github.com/valyala/fasthttp
+// instead of net/http.
+//
+//	app := vireo.New(vireo.WithEngine(fast.Engine()))
+//	app.Get("/", handler)
+//	app.Listen(":8080")
+//
+// The engine is built from the http.Server that Listen and Serve make
+// (the application's defaults, then the configure funcs), so one
+// configuration serves both engines:
+//
+//   - ReadHeaderTimeout and ReadTimeout: fasthttp reads a whole request,
+//     body included, before the handler runs, under one ReadTimeout; it is
+//     ReadTimeout when set, else ReadHeaderTimeout plus DefaultBodyTime.
+//   - WriteTimeout: fasthttp writes the buffered response after the
+//     handler; it is WriteTimeout when set, else DefaultWriteTimeout.
+//   - IdleTimeout as on net/http.
+//   - MaxHeaderBytes: fasthttp's read buffer, which bounds the request
+//     line and headers; a larger request gets 431 as on net/http. It is
+//     allocated per connection, so it is capped at MaxHeaderBuffer.
+//   - The body limit (WithBodyLimit, or MaxBodySize here): fasthttp holds
+//     a request body in memory; a larger one gets 413 before the handler,
+//     and a request announcing one with Expect: 100-continue gets the 413
+//     instead of the 100. A route's BodyLimit below it applies when the
+//     handler reads the body, which fasthttp has received by then.
+//   - ErrorLog receives fasthttp's errors.
+//
+// What the engine cannot do, it refuses with an error from Listen and
+// Serve, or from the call that asks for it:
+//
+//   - HTTP/2 and h2c (http.Server.Protocols asking for them, TLSNextProto):
+//     refused at Listen. ListenTLS offers HTTP/1.1 only on this engine.
+//   - ConnState, ConnContext and BaseContext: refused at Listen.
+//   - Streaming: fasthttp sends a response after the handler returns, so
+//     Flush (and http.ResponseController's Flush, SetWriteDeadline,
+//     SetReadDeadline, EnableFullDuplex) returns ErrNotSupported, as does
+//     Hijack (websockets need net/http).
+//
+// Request data handed to handlers (path, parameters, query, headers,
+// cookies, the body, the *http.Request of Context.Request) is copied out of
+// fasthttp's buffers, which it reuses for the next request on the
+// connection, into memory that is never reused (see arena.go): a value
+// kept past its request keeps its value. *http.Request and the
+// http.ResponseWriter of Context.Request and Context.ResponseWriter are
+// built on first use (request.go).
+package fast
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/valyala/fasthttp"
+	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/internal/engine"
+)
+
+// Defaults of the settings net/http has no equivalent for.
+const (
+	// DefaultBodyTime is added to ReadHeaderTimeout to make fasthttp's
+	// ReadTimeout, which bounds a request's headers and its body together.
+	DefaultBodyTime = 60 * time.Second
+	// DefaultWriteTimeout bounds the writing of a response when the
+	// http.Server's WriteTimeout is zero.
+	DefaultWriteTimeout = 60 * time.Second
+	// MaxHeaderBuffer caps the per-connection read buffer made from
+	// MaxHeaderBytes.
+	MaxHeaderBuffer = 64 << 10
+)
+
+// ErrNotSupported is returned by what net/http does and this engine
+// cannot: Flush, Hijack, full duplex, read and write deadlines.
+var ErrNotSupported = fmt.Errorf("vireo/fast: not supported by the fasthttp engine: %w", http.ErrNotSupported)
+
+// Option configures the engine.
+type Option func(*fastEngine)
+
+// MaxBodySize sets the largest request body fasthttp reads into memory,
+// in place of the application's body limit (WithBodyLimit), for routes
+// whose BodyLimit is larger than the application's. 0 keeps the body
+// limit; a negative size panics.
+func MaxBodySize(n int) Option {
+	if n < 0 {
+		panic(fmt.Sprintf("vireo/fast: MaxBodySize: negative size %d", n))
+	}
+	return func(e *fastEngine) { e.maxBody = n }
+}
+
+// Concurrency sets the most requests fasthttp serves at once (its
+// Concurrency; default fasthttp's, 256 * 1024).
+func Concurrency(n int) Option {
+	return func(e *fastEngine) { e.concurrency = n }
+}
+
+// Engine returns the fasthttp engine, for core.WithEngine (vireo.WithEngine).
+func Engine(opts ...Option) core.Engine {
+	e := &fastEngine{}
+	for _, opt := range opts {
+		opt(e)
+	}
+	return e
+}
+
+type fastEngine struct {
+	maxBody     int
+	concurrency int
+}
+
+func (e *fastEngine) Name() string { return "fasthttp" }
+
+// NewServer makes the fasthttp server of cfg; see the package comment.
+func (e *fastEngine) NewServer(h engine.Handler, cfg engine.Config) (engine.Server, error) {
+	hs := cfg.Server
+	if err := refuse(hs); err != nil {
+		return nil, err
+	}
+	s := &server{h: h}
+	s.pool.New = func() any { return newExchange() }
+	read := hs.ReadTimeout
+	if read == 0 {
+		read = hs.ReadHeaderTimeout + DefaultBodyTime
+	}
+	write := hs.WriteTimeout
+	if write == 0 {
+		write = DefaultWriteTimeout
+	}
+	buf := hs.MaxHeaderBytes
+	if buf <= 0 {
+		buf = http.DefaultMaxHeaderBytes
+	}
+	buf = min(buf, MaxHeaderBuffer)
+	body := e.maxBody
+	if body == 0 {
+		body = math.MaxInt32 // no limit; fasthttp's 0 would mean 4 MiB
+		if cfg.BodyLimit > 0 && cfg.BodyLimit < math.MaxInt32 {
+			body = int(cfg.BodyLimit)
+		}
+	}
+	s.srv = &fasthttp.Server{
+		Handler:                      s.serve,
+		ErrorHandler:                 errorAnswer,
+		ExpectHandler:                expectAnswer(body),
+		ReadTimeout:                  read,
+		WriteTimeout:                 write,
+		IdleTimeout:                  hs.IdleTimeout,
+		ReadBufferSize:               buf,
+		MaxRequestBodySize:           body,
+		Concurrency:                  e.concurrency,
+		DisablePreParseMultipartForm: true,
+		NoDefaultServerHeader:        true,
+		NoDefaultContentType:         true,
+		CloseOnShutdown:              true,
+		TLSConfig:                    hs.TLSConfig,
+	}
+	if hs.ErrorLog != nil {
+		s.srv.Logger = hs.ErrorLog
+	}
+	return s, nil
+}
+
+// refuse returns why the engine cannot serve hs, or nil.
+func refuse(hs *http.Server) error {
+	switch {
+	case hs.Protocols != nil && (hs.Protocols.HTTP2() || hs.Protocols.UnencryptedHTTP2()):
+		return errors.New("the fasthttp engine serves HTTP/1.1 only: Protocols asks for HTTP/2")
+	case len(hs.TLSNextProto) > 0:
+		return errors.New("the fasthttp engine serves HTTP/1.1 only: TLSNextProto is set")
+	case hs.TLSConfig != nil && offersH2(hs.TLSConfig.NextProtos):
+		return errors.New("the fasthttp engine serves HTTP/1.1 only: the TLS config offers h2")
+	case hs.ConnState != nil, hs.ConnContext != nil, hs.BaseContext != nil:
+		return errors.New("the fasthttp engine does not support ConnState, ConnContext or BaseContext")
+	}
+	return nil
+}
+
+func offersH2(protos []string) bool {
+	for _, p := range protos {
+		if p == "h2" || p == "h2c" {
+			return true
+		}
+	}
+	return false
+}
+
+// errorAnswer answers a request fasthttp could not parse as net/http
+// does: 431 for headers over the limit, 413 for a body over the limit,
+// 408 for a timeout, 501 for a Transfer-Encoding other than chunked
+// (framing.go), else 400; the connection closes after it.
+func errorAnswer(ctx *fasthttp.RequestCtx, err error) {
+	var small *fasthttp.ErrSmallBuffer
+	var ne net.Error
+	switch {
+	case errors.As(err, &small):
+		ctx.Error("431 Request Header Fields Too Large", http.StatusRequestHeaderFieldsTooLarge)
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		ctx.Error("413 Request Entity Too Large", http.StatusRequestEntityTooLarge)
+	case errors.As(err, &ne) && ne.Timeout():
+		ctx.Error("408 Request Timeout", http.StatusRequestTimeout)
+	case unsupportedTE(err):
+		ctx.Error("Unsupported transfer encoding", http.StatusNotImplemented)
+	default:
+		ctx.Error("400 Bad Request", http.StatusBadRequest)
+	}
+	ctx.SetConnectionClose()
+}
+
+// expectAnswer answers Expect: 100-continue: 413 (and no 100, so the
+// client does not send the body) when the announced body is over limit,
+// as the Application answers on net/http, else 100.
+func expectAnswer(limit int) func(*fasthttp.RequestCtx) int {
+	return func(ctx *fasthttp.RequestCtx) int {
+		if ctx.Request.Header.ContentLength() > limit {
+			return http.StatusRequestEntityTooLarge
+		}
+		return http.StatusContinue
+	}
+}
+
+// server is one fasthttp server serving an Application.
+type server struct {
+	srv    *fasthttp.Server
+	h      engine.Handler
+	pool   sync.Pool // *exchange
+	closed atomic.Bool
+}
+
+// Serve serves ln until Shutdown, then returns http.ErrServerClosed.
+func (s *server) Serve(ln net.Listener) error {
+	err := s.srv.Serve(ln)
+	if s.closed.Load() {
+		return http.ErrServerClosed
+	}
+	return err
+}
+
+// Shutdown stops accepting and waits for the requests in progress.
+func (s *server) Shutdown(ctx context.Context) error {
+	s.closed.Store(true)
+	return s.srv.ShutdownWithContext(ctx)
+}
+
+// serve is the fasthttp handler: one request through the Application.
+func (s *server) serve(ctx *fasthttp.RequestCtx) {
+	x := s.pool.Get().(*exchange)
+	if err := x.begin(ctx); err != nil {
+		x.end()
+		s.pool.Put(x)
+		ctx.Error("400 Bad Request: "+err.Error(), http.StatusBadRequest)
+		ctx.SetConnectionClose()
+		return
+	}
+	defer s.finish(x)
+	s.h(x)
+}
+
+// finish ends x's request, also when the Application aborted it with
+// http.ErrAbortHandler (the client gets no well-formed end: the
+// connection is closed, as net/http does).
+func (s *server) finish(x *exchange) {
+	rec := recover()
+	ctx := x.ctx
+	if rec == nil && !x.w.wrote {
+		x.w.WriteHeader(http.StatusOK) // as net/http: the headers of a response with no body
+	}
+	x.end()
+	s.pool.Put(x)
+	if rec != nil {
+		if rec != http.ErrAbortHandler && s.srv.Logger != nil {
+			s.srv.Logger.Printf("vireo/fast: panic serving a request: %v", rec)
+		}
+		ctx.Response.Reset()
+		ctx.SetConnectionClose()
+		_ = ctx.Conn().Close()
+	}
+}

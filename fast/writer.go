@@ -1,0 +1,143 @@
+// The response writer of the fasthttp engine.
+//
+// writer is the http.ResponseWriter the Application writes to: the header
+// map is its own (pooled with the exchange, cleared per request), copied
+// into fasthttp's response header when the status goes out; the body is
+// appended to fasthttp's response buffer, which fasthttp sends after the
+// handler. As on net/http, a body without a Content-Type gets the type
+// http.DetectContentType sniffs from its first write, 1xx codes other than
+// 103 are ignored (fasthttp answers Expect: 100-continue itself) and writes
+// after a HEAD request's status go nowhere. What fasthttp cannot do before
+// the handler returns (Flush, Hijack, deadlines, full duplex) returns
+// ErrNotSupported.
+
+package fast
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"time"
+	"unsafe"
+)
+
+type writer struct {
+	x      *exchange
+	h      http.Header
+	status int
+	wrote  bool // the status went out
+	typed  bool // the response has a Content-Type (set, or sniffed)
+}
+
+func (w *writer) reset() {
+	clear(w.h)
+	w.status = 0
+	w.wrote = false
+	w.typed = false
+}
+
+func (w *writer) Header() http.Header { return w.h }
+
+// WriteHeader sends the status and the headers set so far.
+func (w *writer) WriteHeader(code int) {
+	if w.wrote || w.x.ctx == nil {
+		return
+	}
+	if code >= 100 && code < 200 {
+		if code == http.StatusEarlyHints {
+			w.earlyHints()
+		}
+		return
+	}
+	w.status = code
+	w.wrote = true
+	resp := &w.x.ctx.Response
+	resp.SetStatusCode(code)
+	for k, vs := range w.h {
+		switch k {
+		case "Content-Type":
+			if len(vs) > 0 {
+				resp.Header.SetContentType(vs[0])
+			}
+			continue
+		case "Content-Length", "Transfer-Encoding":
+			continue // fasthttp frames the buffered body itself
+		}
+		for _, v := range vs {
+			resp.Header.Add(k, v)
+		}
+	}
+	_, w.typed = w.h["Content-Type"]
+	if _, ok := w.h["Content-Encoding"]; ok {
+		w.typed = true // net/http does not sniff encoded bodies
+	}
+}
+
+// earlyHints sends a 103 with the Link headers set so far.
+func (w *writer) earlyHints() {
+	resp := &w.x.ctx.Response
+	for _, v := range w.h["Link"] {
+		resp.Header.Add("Link", v)
+	}
+	_ = w.x.ctx.EarlyHints()
+}
+
+// sniff sets the Content-Type from the first bytes of the body, as
+// net/http does, when the handler set none.
+func (w *writer) sniff(p []byte) {
+	w.typed = true
+	w.x.ctx.Response.Header.SetContentType(http.DetectContentType(p))
+}
+
+func (w *writer) Write(p []byte) (int, error) {
+	if w.x.ctx == nil {
+		return 0, http.ErrHandlerTimeout
+	}
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	if !bodyAllowed(w.status) {
+		return 0, http.ErrBodyNotAllowed
+	}
+	if !w.typed && len(p) > 0 {
+		w.sniff(p)
+	}
+	w.x.ctx.Response.AppendBody(p)
+	return len(p), nil
+}
+
+func (w *writer) WriteString(s string) (int, error) {
+	if w.x.ctx == nil {
+		return 0, http.ErrHandlerTimeout
+	}
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	if !bodyAllowed(w.status) {
+		return 0, http.ErrBodyNotAllowed
+	}
+	if !w.typed && len(s) > 0 {
+		// DetectContentType only reads its argument: a view of s, not a copy.
+		w.sniff(unsafe.Slice(unsafe.StringData(s), min(len(s), 512)))
+	}
+	w.x.ctx.Response.AppendBodyString(s)
+	return len(s), nil
+}
+
+// bodyAllowed reports whether a response of status may have a body.
+func bodyAllowed(status int) bool {
+	return status != http.StatusNoContent && status != http.StatusNotModified
+}
+
+// FlushError sends the status; the body waits for the handler's end.
+func (w *writer) FlushError() error {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return ErrNotSupported
+}
+
+func (w *writer) Hijack() (net.Conn, *bufio.ReadWriter, error) { return nil, nil, ErrNotSupported }
+func (w *writer) SetReadDeadline(time.Time) error              { return ErrNotSupported }
+func (w *writer) SetWriteDeadline(time.Time) error             { return ErrNotSupported }
+func (w *writer) EnableFullDuplex() error                      { return ErrNotSupported }

@@ -1,0 +1,96 @@
+// Package engine is the seam between Vireo's request state and the server
+// below it.
+//
+// An engine accepts connections, parses requests and hands each one to the
+// Application as an Exchange: what the request state reads of the request
+// (method, path, raw query, headers, body, peer address, TLS) and the writer
+// its response goes to (status, headers, body; Flush and Hijack through
+// http.ResponseController's optional methods). net/http is the default
+// engine, implemented in core over *http.Request and the server's
+// http.ResponseWriter; the fasthttp engine (module github.com/vireo-go/vireo/fast)
+// is the second. The package is internal: engines are part of Vireo, an
+// application only chooses one (core.WithEngine).
+//
+// Strings an Exchange returns must stay valid, unchanged, after the request:
+// a handler may keep them (a parameter in a goroutine, a header in a log
+// line). An engine whose parser reuses its buffers (fasthttp) copies them.
+package engine
+
+import (
+	"context"
+	"crypto/tls"
+	"io"
+	"net"
+	"net/http"
+)
+
+// Exchange is one request and its response as the engine delivers them.
+// It is used by one goroutine at a time, the request's, and only until the
+// Handler it was given to returns.
+type Exchange interface {
+	// Method returns the request method.
+	Method() string
+	// Path returns the percent-decoded request path.
+	Path() string
+	// RawPath returns the path as the client escaped it when that differs
+	// from the default encoding of Path, else "" (url.URL's RawPath).
+	RawPath() string
+	// RawQuery returns the query string, without the '?'.
+	RawQuery() string
+	// Header returns the first value of the named request header, or "".
+	Header(name string) string
+	// HeaderValues returns every value of the named request header.
+	HeaderValues(name string) []string
+	// Host returns the request's host (the Host header or the URI's).
+	Host() string
+	// Body returns the request body, or nil when the request has none.
+	Body() io.ReadCloser
+	// ContentLength returns the announced body length, -1 when unknown.
+	ContentLength() int64
+	// RemoteAddr returns the peer's address, host:port.
+	RemoteAddr() string
+	// TLS returns the connection's TLS state, nil for plain connections.
+	TLS() *tls.ConnectionState
+	// Request returns the request as net/http's type: the server's own on
+	// net/http, one built on the first call on other engines.
+	Request() *http.Request
+	// Writer returns the response writer. Besides http.ResponseWriter it
+	// has the methods http.ResponseController looks for (FlushError,
+	// Hijack, SetReadDeadline, SetWriteDeadline, EnableFullDuplex) the
+	// engine supports; the others return http.ErrNotSupported or an
+	// error of the engine's.
+	Writer() http.ResponseWriter
+}
+
+// Handler serves one Exchange; the Application's.
+type Handler func(x Exchange)
+
+// Config is what a server is made from: the http.Server the application's
+// defaults and configure funcs produced (Handler unset), and the
+// application's body limit. An engine honours the fields it can and
+// refuses, with an error from NewServer, a setting it cannot serve
+// (HTTP/2, h2c).
+type Config struct {
+	Server    *http.Server
+	BodyLimit int64 // 0: none
+}
+
+// Engine makes servers.
+type Engine interface {
+	// Name names the engine in errors and the startup line ("net/http",
+	// "fasthttp").
+	Name() string
+	// NewServer returns a server that serves h as cfg says, or the reason
+	// it cannot.
+	NewServer(h Handler, cfg Config) (Server, error)
+}
+
+// Server serves connections until it is shut down.
+type Server interface {
+	// Serve accepts connections on ln until Shutdown; it then returns
+	// http.ErrServerClosed.
+	Serve(ln net.Listener) error
+	// Shutdown stops accepting, waits for the requests in progress until
+	// ctx is done and closes the connections.
+	Shutdown(ctx context.Context) error
+}
