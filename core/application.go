@@ -68,6 +68,7 @@ type Application struct {
 	shutdownTimeout time.Duration
 	proxyHeader     string
 	trustedProxies  []*netPrefix
+	http2           HTTP2Server // WithHTTP2; nil: net/http's HTTP/2
 
 	view      ViewEngine
 	forms     formCodec

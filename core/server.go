@@ -86,6 +86,12 @@ func (app *Application) serve(ln net.Listener, scheme string, signals bool, conf
 	for _, fn := range configure {
 		fn(srv)
 	}
+	if app.http2 != nil {
+		if err := app.http2.ConfigureServer(srv); err != nil {
+			ln.Close()
+			return err
+		}
+	}
 	app.serverMu.Lock()
 	if app.closed {
 		app.serverMu.Unlock()
