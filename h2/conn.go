@@ -8,6 +8,19 @@
 // stream table, the output buffer) is under c.mu. A StreamError resets that
 // stream; a ConnectionError sends GOAWAY and ends the connection.
 //
+// Timeouts without a timer per frame: the preface and the first SETTINGS
+// are read under one deadline; after that, a frame whose bytes are all in
+// the read buffer is parsed without any deadline, and only a frame that
+// is not (it is still arriving) is read under the frame deadline. Between
+// frames the reader waits with no deadline. The idle, SETTINGS-ack and
+// shutdown events come from timers and the shutdown hook as bits in
+// c.sigs; when the reader is waiting between frames (c.readWaiting) the
+// sender also sets a read deadline in the past, which wakes it without
+// losing a byte (the wait is a bufio Peek), and the reader clears it.
+// Graceful end (shutdown or idle): GOAWAY NO_ERROR with the last accepted
+// stream, later streams refused, the connection closes when no handler
+// runs.
+//
 // Attack bounds: handlers running at once are limited to
 // MAX_CONCURRENT_STREAMS, counted until a handler returns (not until the
 // client resets the stream), and streams waiting for a slot to 4x that,
@@ -15,7 +28,8 @@
 // a header block is bounded by the Framer at twice the header list size
 // (CONTINUATION flood) and a decoded list beyond it is answered 431 (HPACK
 // bomb); PING and SETTINGS acks and resets waiting in the output buffer are
-// bounded (floods from a client that does not read).
+// bounded (floods from a client that does not read); a trickled frame is
+// cut by the frame timeout (slowloris).
 
 package h2
 
@@ -29,6 +43,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/net/http2"
@@ -42,6 +57,17 @@ const (
 )
 
 var errClosed = errors.New("h2: stream closed")
+
+// Events for the reader goroutine, bits of conn.sigs.
+const (
+	sigShutdown        = 1 << iota // graceful end: GOAWAY, open streams finish, close
+	sigIdle                        // the idle timer fired
+	sigSettingsTimeout             // the SETTINGS ack timer fired
+	sigDrained                     // the last handler returned while draining
+)
+
+// wakeUp is a read deadline in the past: it ends the reader's wait at once.
+var wakeUp = time.Unix(1, 0)
 
 type conn struct {
 	srv *Server
@@ -70,20 +96,33 @@ type conn struct {
 	unacked      int64     // connection bytes consumed, not yet returned with WINDOW_UPDATE
 	dateSec      int64
 	dateStr      string
+	readWaiting  bool      // the reader waits for input between frames
+	wakeSet      bool      // a wakeUp deadline is set
+	draining     bool      // GOAWAY NO_ERROR sent: no new streams
+	idleSince    time.Time // when the last handler returned
+	idleTimeout  time.Duration
+	idleTimer    *time.Timer
+	settingsTmr  *time.Timer
+
+	sigs atomic.Uint32
 
 	flushCh  chan struct{}
 	stopCh   chan struct{}
 	flushEnd chan struct{}
 
 	// reader goroutine only
-	maxClientID uint32
-	sawSettings bool
-	goAwayRecv  bool
+	maxClientID   uint32
+	goAwayID      uint32 // the last stream ID of the GOAWAY sent
+	sawPreface    bool   // net/http read it (prior-knowledge h2c)
+	sawSettings   bool
+	settingsAcked bool
+	goAwayRecv    bool
+	goAwaySent    bool
 }
 
-func newConn(s *Server, nc net.Conn, h http.Handler) *conn {
+func newConn(s *Server, nc net.Conn, h http.Handler, idle time.Duration) *conn {
 	c := &conn{
-		srv: s, nc: nc, h: h,
+		srv: s, nc: nc, h: h, idleTimeout: idle,
 		br:           bufio.NewReaderSize(nc, 16<<10),
 		sendWindow:   65535,
 		peerInitial:  65535,
@@ -162,20 +201,39 @@ func (c *conn) flushLoop() {
 }
 
 func (c *conn) serve() {
-	ctx, cancel := context.WithCancel(context.Background())
+	base := context.Background()
+	if bc, ok := c.h.(interface{ BaseContext() context.Context }); ok {
+		base = bc.BaseContext() // net/http's, with http.ServerContextKey
+	}
+	ctx, cancel := context.WithCancel(base)
 	c.ctx = ctx
 	defer cancel()
+	c.nc.SetReadDeadline(time.Now().Add(c.srv.handshakeTimeout))
 	if c.tls != nil {
+		c.nc.SetWriteDeadline(time.Now().Add(c.srv.handshakeTimeout))
 		if err := c.tls.HandshakeContext(ctx); err != nil {
 			c.nc.Close()
 			return
 		}
+		c.nc.SetWriteDeadline(time.Time{})
 	}
+	c.mu.Lock()
+	c.idleSince = time.Now()
+	c.idleTimer = time.AfterFunc(c.idleTimeout, c.onIdleTimer)
+	c.mu.Unlock()
 	go c.flushLoop()
 	code, hard := c.readLoop()
 	c.mu.Lock()
+	c.idleTimer.Stop()
+	if c.settingsTmr != nil {
+		c.settingsTmr.Stop()
+	}
 	if hard {
-		c.fr.WriteGoAway(c.maxClientID, code, nil)
+		last := c.maxClientID
+		if c.goAwaySent {
+			last = c.goAwayID
+		}
+		c.fr.WriteGoAway(last, code, nil)
 	}
 	c.closed = true
 	for _, st := range c.streams {
@@ -192,7 +250,7 @@ func (c *conn) serve() {
 	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
 	close(c.stopCh)
 	<-c.flushEnd
-	if hard {
+	if hard || c.goAwaySent {
 		// Let the client read the GOAWAY before the close (a close with
 		// unread input sends a TCP reset that may drop it).
 		if cw, ok := c.nc.(interface{ CloseWrite() error }); ok {
@@ -204,12 +262,136 @@ func (c *conn) serve() {
 	c.nc.Close()
 }
 
+// signal hands the reader the events in bits.
+func (c *conn) signal(bits uint32) {
+	c.mu.Lock()
+	c.signalLocked(bits)
+	c.mu.Unlock()
+}
+
+// signalLocked is signal with c.mu held.
+func (c *conn) signalLocked(bits uint32) {
+	c.sigs.Or(bits)
+	if c.readWaiting && !c.wakeSet && !c.closed {
+		c.nc.SetReadDeadline(wakeUp)
+		c.wakeSet = true
+	}
+}
+
+// onIdleTimer runs when the idle timer fires: with no handler running for
+// the idle timeout it tells the reader, otherwise it rearms.
+func (c *conn) onIdleTimer() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	if c.activeLocked() {
+		c.idleTimer.Reset(c.idleTimeout)
+		return
+	}
+	if left := c.idleTimeout - time.Since(c.idleSince); left > 0 {
+		c.idleTimer.Reset(left)
+		return
+	}
+	c.signalLocked(sigIdle)
+}
+
+// activeLocked reports whether a stream is being served; c.mu is held.
+func (c *conn) activeLocked() bool {
+	return c.running > 0 || len(c.waiting) > 0
+}
+
+// waitInput waits until input is buffered or an event is signalled.
+func (c *conn) waitInput() error {
+	c.mu.Lock()
+	if c.sigs.Load() != 0 {
+		c.mu.Unlock()
+		return nil
+	}
+	c.readWaiting = true
+	c.mu.Unlock()
+	_, err := c.br.Peek(1)
+	c.mu.Lock()
+	c.readWaiting = false
+	if c.wakeSet {
+		c.wakeSet = false
+		c.nc.SetReadDeadline(time.Time{})
+	}
+	c.mu.Unlock()
+	return err
+}
+
+// frameBuffered reports whether the next frame (or header block) is
+// entirely in the read buffer, so reading it cannot block.
+func (c *conn) frameBuffered() bool {
+	n := c.br.Buffered()
+	if n < 9 {
+		return false
+	}
+	h, _ := c.br.Peek(9)
+	length := int(h[0])<<16 | int(h[1])<<8 | int(h[2])
+	if t := http2.FrameType(h[3]); (t == http2.FrameHeaders || t == http2.FrameContinuation) && http2.Flags(h[4])&http2.FlagHeadersEndHeaders == 0 {
+		return false // CONTINUATION frames follow
+	}
+	return n >= 9+length
+}
+
+// onSignals handles the events in bits; end reports that the connection
+// ends (with GOAWAY code when hard).
+func (c *conn) onSignals(bits uint32) (code http2.ErrCode, hard, end bool) {
+	if bits&sigSettingsTimeout != 0 && !c.settingsAcked {
+		return http2.ErrCodeSettingsTimeout, true, true
+	}
+	if bits&sigShutdown != 0 {
+		c.startDrain()
+	}
+	if bits&sigIdle != 0 {
+		c.mu.Lock()
+		active := c.activeLocked()
+		if active {
+			c.idleTimer.Reset(c.idleTimeout)
+		}
+		c.mu.Unlock()
+		if !active {
+			c.startDrain()
+		}
+	}
+	return 0, false, c.drained()
+}
+
+// startDrain sends GOAWAY NO_ERROR with the last stream accepted; later
+// streams are refused.
+func (c *conn) startDrain() {
+	if c.goAwaySent {
+		return
+	}
+	c.goAwaySent, c.goAwayID = true, c.maxClientID
+	c.mu.Lock()
+	c.draining = true
+	c.fr.WriteGoAway(c.goAwayID, http2.ErrCodeNo, nil)
+	c.kick()
+	c.mu.Unlock()
+}
+
+// drained reports whether the connection drains and no handler runs.
+func (c *conn) drained() bool {
+	if !c.goAwaySent {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.activeLocked()
+}
+
 // readLoop runs until the connection ends; it returns the GOAWAY code and
 // whether one must be sent.
 func (c *conn) readLoop() (http2.ErrCode, bool) {
-	var pre [len(preface)]byte
-	if _, err := io.ReadFull(c.br, pre[:]); err != nil || string(pre[:]) != preface {
-		return http2.ErrCodeProtocol, err == nil
+	if !c.sawPreface {
+		var pre [len(preface)]byte
+		if _, err := io.ReadFull(c.br, pre[:]); err != nil || string(pre[:]) != preface {
+			return http2.ErrCodeProtocol, err == nil
+		}
 	}
 	c.mu.Lock()
 	c.fr.WriteSettings(
@@ -222,10 +404,31 @@ func (c *conn) readLoop() (http2.ErrCode, bool) {
 	if c.srv.initialWindow > 65535 {
 		c.fr.WriteWindowUpdate(0, uint32(c.srv.initialWindow-65535))
 	}
+	c.settingsTmr = time.AfterFunc(c.srv.handshakeTimeout, func() { c.signal(sigSettingsTimeout) })
 	c.kick()
 	c.mu.Unlock()
 	for {
+		timed := false
+		if c.sawSettings { // before, the handshake deadline holds
+			if c.br.Buffered() == 0 {
+				if err := c.waitInput(); err != nil && c.sigs.Load() == 0 {
+					return http2.ErrCodeNo, false // the connection ended or broke
+				}
+			}
+			if bits := c.sigs.Swap(0); bits != 0 {
+				if code, hard, end := c.onSignals(bits); end {
+					return code, hard
+				}
+				continue
+			}
+			if timed = !c.frameBuffered(); timed {
+				c.nc.SetReadDeadline(time.Now().Add(c.srv.frameTimeout))
+			}
+		}
 		f, err := c.fr.ReadFrame()
+		if timed {
+			c.nc.SetReadDeadline(time.Time{})
+		}
 		if err != nil {
 			var se http2.StreamError
 			var ce http2.ConnectionError
@@ -239,7 +442,7 @@ func (c *conn) readLoop() (http2.ErrCode, bool) {
 			case errors.Is(err, http2.ErrFrameTooLarge):
 				return http2.ErrCodeFrameSize, true
 			}
-			return http2.ErrCodeNo, false // the connection ended or broke
+			return http2.ErrCodeNo, false // ended, broke, or a frame trickled past the timeout
 		}
 		if !c.sawSettings {
 			sf, ok := f.(*http2.SettingsFrame)
@@ -247,6 +450,7 @@ func (c *conn) readLoop() (http2.ErrCode, bool) {
 				return http2.ErrCodeProtocol, true
 			}
 			c.sawSettings = true
+			c.nc.SetReadDeadline(time.Time{})
 		}
 		if code, bad := c.dispatch(f); bad {
 			return code, true
@@ -362,6 +566,12 @@ func (c *conn) onHeaders(f *http2.MetaHeadersFrame) (http2.ErrCode, bool) {
 	c.maxClientID = id
 	if c.goAwayRecv {
 		return 0, false
+	}
+	if c.goAwaySent { // after our GOAWAY: not processed, the client may retry it
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.fr.WriteRSTStream(id, http2.ErrCodeRefusedStream)
+		return c.controlQueued()
 	}
 	if f.Truncated {
 		c.answer431(id)
@@ -517,11 +727,15 @@ func (c *conn) giveBackStream(st *stream, n int64) {
 }
 
 func (c *conn) onSettings(f *http2.SettingsFrame) (http2.ErrCode, bool) {
-	if f.IsAck() {
-		return 0, false
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if f.IsAck() { // we send one SETTINGS frame: this acknowledges it
+		if !c.settingsAcked {
+			c.settingsAcked = true
+			c.settingsTmr.Stop()
+		}
+		return 0, false
+	}
 	var code http2.ErrCode
 	bad := false
 	f.ForeachSetting(func(s http2.Setting) error {

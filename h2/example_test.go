@@ -11,12 +11,15 @@ import (
 
 // Configure hands a server's HTTP/2 connections to Vireo's path; with core
 // it is app.ListenTLS(addr, certFile, keyFile, h2.MustNew().Configure).
-func ExampleServer_Configure() {
+func ExampleServer_ConfigureServer() {
 	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "hello over "+r.Proto)
 	}))
 	ts.EnableHTTP2 = true
-	h2.MustNew(h2.WithMaxConcurrentStreams(100)).Configure(ts.Config)
+	if err := h2.MustNew(h2.WithMaxConcurrentStreams(100)).ConfigureServer(ts.Config); err != nil {
+		fmt.Println(err)
+		return
+	}
 	ts.StartTLS()
 	defer ts.Close()
 

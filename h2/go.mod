@@ -4,6 +4,8 @@ go 1.26.0
 
 require golang.org/x/net v0.62.0
 
+require github.com/valyala/bytebufferpool v1.0.0 // indirect
+
 require (
 	github.com/vireo-go/vireo v0.0.0-00010101000000-000000000000
 	golang.org/x/text v0.43.0 // indirect

@@ -26,7 +26,9 @@ func startServer(t testing.TB, h http.Handler, own bool, opts ...Option) *httpte
 	ts := httptest.NewUnstartedServer(h)
 	ts.EnableHTTP2 = true
 	if own {
-		MustNew(opts...).Configure(ts.Config)
+		if err := MustNew(opts...).ConfigureServer(ts.Config); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ts.StartTLS()
 	t.Cleanup(ts.Close)
@@ -153,12 +155,22 @@ type rawConn struct {
 
 func dialRaw(t testing.TB, ts *httptest.Server) *rawConn {
 	t.Helper()
+	c := dialTLS(t, ts.Listener.Addr().String())
+	io.WriteString(c.nc, preface)
+	c.fr.WriteSettings()
+	c.fr.WriteSettingsAck() // of the server's SETTINGS, sent at once
+	return c
+}
+
+// dialTLS opens a TLS connection that negotiated h2 and sends nothing.
+func dialTLS(t testing.TB, addr string) *rawConn {
+	t.Helper()
 	// A small receive buffer, so a client that does not read fills the
 	// path to it soon (the flood tests).
 	d := &net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
 		return rc.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
 	}}
-	nc, err := tls.DialWithDialer(d, "tcp", ts.Listener.Addr().String(), &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}})
+	nc, err := tls.DialWithDialer(d, "tcp", addr, &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,14 +182,18 @@ func dialRaw(t testing.TB, ts *httptest.Server) *rawConn {
 	c.enc = hpack.NewEncoder(&c.buf)
 	c.fr = http2.NewFramer(nc, nc)
 	c.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
-	io.WriteString(nc, preface)
-	c.fr.WriteSettings()
 	return c
 }
 
 func (c *rawConn) headerBlock(path string, extra ...string) []byte {
+	return c.requestBlock("GET", path, extra...)
+}
+
+// requestBlock is the HPACK block of a request with extra header fields
+// (name, value pairs).
+func (c *rawConn) requestBlock(method, path string, extra ...string) []byte {
 	c.buf.Reset()
-	for _, f := range [][2]string{{":method", "GET"}, {":scheme", "https"}, {":authority", "x"}, {":path", path}} {
+	for _, f := range [][2]string{{":method", method}, {":scheme", "https"}, {":authority", "x"}, {":path", path}} {
 		c.enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})
 	}
 	for i := 0; i+1 < len(extra); i += 2 {

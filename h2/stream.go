@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/net/http2"
 )
@@ -201,6 +202,12 @@ func (c *conn) handlerDone(st *stream, w *responseWriter) {
 			c.running++
 			go c.runHandler(next)
 			break
+		}
+	}
+	if !c.activeLocked() {
+		c.idleSince = time.Now()
+		if c.draining {
+			c.signalLocked(sigDrained)
 		}
 	}
 }
