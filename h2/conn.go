@@ -415,8 +415,8 @@ func (c *conn) readLoop() (http2.ErrCode, bool) {
 					return http2.ErrCodeNo, false // the connection ended or broke
 				}
 			}
-			if bits := c.sigs.Swap(0); bits != 0 {
-				if code, hard, end := c.onSignals(bits); end {
+			if c.sigs.Load() != 0 {
+				if code, hard, end := c.onSignals(c.sigs.Swap(0)); end {
 					return code, hard
 				}
 				continue

@@ -11,6 +11,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"io"
+	"log/slog"
 	"math/big"
 	"net"
 	"net/http"
@@ -224,7 +225,7 @@ func selfSignedFiles(t testing.TB) (certFile, keyFile string) {
 
 // listenTLS runs app.ListenTLS on a free port until the test ends; it
 // returns the address and ListenTLS's result.
-func listenTLS(t testing.TB, app *core.Application) (string, <-chan error) {
+func listenTLS(t testing.TB, app *core.Application, configure ...func(*http.Server)) (string, <-chan error) {
 	t.Helper()
 	certFile, keyFile := selfSignedFiles(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -234,7 +235,7 @@ func listenTLS(t testing.TB, app *core.Application) (string, <-chan error) {
 	addr := ln.Addr().String()
 	ln.Close()
 	errc := make(chan error, 1)
-	go func() { errc <- app.ListenTLS(addr, certFile, keyFile) }()
+	go func() { errc <- app.ListenTLS(addr, certFile, keyFile, configure...) }()
 	t.Cleanup(func() { app.Shutdown(context.Background()) })
 	for i := 0; i < 200; i++ {
 		if c, err := net.Dial("tcp", addr); err == nil {
@@ -269,7 +270,7 @@ func (c *rawConn) serverSetting(id http2.SettingID) (uint32, bool) {
 func TestGracefulShutdown(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
-	app := core.New(core.WithStartupOutput(nil), core.WithHTTP2(MustNew(WithMaxConcurrentStreams(77))))
+	app := core.New(core.WithStartupOutput(nil), core.WithLogger(slog.New(slog.DiscardHandler)), core.WithHTTP2(MustNew(WithMaxConcurrentStreams(77))))
 	app.Get("/long", func(c core.Context) {
 		started <- struct{}{}
 		<-release
