@@ -16,7 +16,6 @@ import (
 	"testing"
 
 	"github.com/vireo-go/vireo/core"
-	"golang.org/x/net/http2"
 )
 
 // core's isolation scenarios (core/isolation_test.go) over this path:
@@ -66,9 +65,19 @@ func oneConnClient(t *testing.T, app *core.Application) (*httptest.Server, *http
 	ts.EnableHTTP2 = true
 	ts.StartTLS()
 	t.Cleanup(ts.Close)
-	tr := &http2.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, StrictMaxConcurrentStreams: true}
+	var protos http.Protocols
+	protos.SetHTTP2(true)
+	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, Protocols: &protos,
+		HTTP2: &http.HTTP2Config{StrictMaxConcurrentRequests: true}}
 	t.Cleanup(tr.CloseIdleConnections)
-	return ts, &http.Client{Transport: tr}, &conns
+	client := &http.Client{Transport: tr}
+	// One request first: concurrent first requests would each dial.
+	if resp, err := client.Get(ts.URL + "/warm"); err != nil {
+		t.Fatal(err)
+	} else {
+		resp.Body.Close()
+	}
+	return ts, client, &conns
 }
 
 func quietApp() *core.Application {
@@ -191,7 +200,12 @@ func TestConcurrentStreamsIsolation(t *testing.T) {
 		}()
 		c.Text("leave-" + n)
 	})
+	var running, peak atomic.Int32
 	app.Post("/body/{id}", func(c core.Context) {
+		n := running.Add(1)
+		defer running.Add(-1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
 		b, err := c.ReadBody()
 		if err != nil {
 			c.StopWithError(err)
@@ -238,5 +252,10 @@ func TestConcurrentStreamsIsolation(t *testing.T) {
 	leftover.Wait()
 	if n := conns.Load(); n != 1 {
 		t.Errorf("%d connections, want the streams on one", n)
+	}
+	if p := peak.Load(); p < 2 {
+		t.Errorf("at most %d /body handler ran at once: the streams were not concurrent", p)
+	} else {
+		t.Logf("up to %d /body handlers at once on the connection", p)
 	}
 }
