@@ -8,15 +8,18 @@
 // stream table, the output buffer) is under c.mu. A StreamError resets that
 // stream; a ConnectionError sends GOAWAY and ends the connection.
 //
-// Timeouts without a timer per frame: the preface and the first SETTINGS
-// are read under one deadline; after that, a frame whose bytes are all in
-// the read buffer is parsed without any deadline, and only a frame that
-// is not (it is still arriving) is read under the frame deadline. Between
-// frames the reader waits with no deadline. The idle, SETTINGS-ack and
-// shutdown events come from timers and the shutdown hook as bits in
-// c.sigs; when the reader is waiting between frames (c.readWaiting) the
-// sender also sets a read deadline in the past, which wakes it without
-// losing a byte (the wait is a bufio Peek), and the reader clears it.
+// Timeouts without a timer per frame: a frame (or the preface) whose
+// bytes are all in the read buffer is parsed without any deadline, and
+// only one that is not (it is still arriving) is read under the frame
+// deadline. Between frames the reader waits with no deadline. The
+// handshake, idle and shutdown events come from timers and the shutdown
+// hook as bits in c.sigs; when the reader is waiting between frames
+// (c.readWaiting) the sender also sets a read deadline in the past, which
+// wakes it without losing a byte (the wait is a bufio Peek), and the
+// reader clears it. The handshake check judges what has arrived: with
+// input still buffered it waits until the reader has parsed it, so a
+// server slowed down (a loaded machine, valgrind) does not cut a client
+// whose preface, SETTINGS and ACK came in time.
 // Graceful end (shutdown or idle): GOAWAY NO_ERROR with the last accepted
 // stream, later streams refused, the connection closes when no handler
 // runs.
@@ -60,10 +63,10 @@ var errClosed = errors.New("h2: stream closed")
 
 // Events for the reader goroutine, bits of conn.sigs.
 const (
-	sigShutdown        = 1 << iota // graceful end: GOAWAY, open streams finish, close
-	sigIdle                        // the idle timer fired
-	sigSettingsTimeout             // the SETTINGS ack timer fired
-	sigDrained                     // the last handler returned while draining
+	sigShutdown  = 1 << iota // graceful end: GOAWAY, open streams finish, close
+	sigIdle                  // the idle timer fired
+	sigHandshake             // the handshake timer fired
+	sigDrained               // the last handler returned while draining
 )
 
 // wakeUp is a read deadline in the past: it ends the reader's wait at once.
@@ -102,7 +105,7 @@ type conn struct {
 	idleSince    time.Time // when the last handler returned
 	idleTimeout  time.Duration
 	idleTimer    *time.Timer
-	settingsTmr  *time.Timer
+	handshakeTmr *time.Timer
 
 	sigs atomic.Uint32
 
@@ -116,6 +119,7 @@ type conn struct {
 	sawPreface    bool   // net/http read it (prior-knowledge h2c)
 	sawSettings   bool
 	settingsAcked bool
+	handshakeLook bool // the handshake timer fired once with nothing buffered
 	goAwayRecv    bool
 	goAwaySent    bool
 }
@@ -208,26 +212,24 @@ func (c *conn) serve() {
 	ctx, cancel := context.WithCancel(base)
 	c.ctx = ctx
 	defer cancel()
-	c.nc.SetReadDeadline(time.Now().Add(c.srv.handshakeTimeout))
-	if c.tls != nil {
-		c.nc.SetWriteDeadline(time.Now().Add(c.srv.handshakeTimeout))
+	if c.tls != nil && !c.tls.ConnectionState().HandshakeComplete { // ServeConn on a fresh TLS connection
+		c.nc.SetDeadline(time.Now().Add(c.srv.handshakeTimeout))
 		if err := c.tls.HandshakeContext(ctx); err != nil {
 			c.nc.Close()
 			return
 		}
-		c.nc.SetWriteDeadline(time.Time{})
+		c.nc.SetDeadline(time.Time{})
 	}
 	c.mu.Lock()
 	c.idleSince = time.Now()
 	c.idleTimer = time.AfterFunc(c.idleTimeout, c.onIdleTimer)
+	c.handshakeTmr = time.AfterFunc(c.srv.handshakeTimeout, func() { c.signal(sigHandshake) })
 	c.mu.Unlock()
 	go c.flushLoop()
 	code, hard := c.readLoop()
 	c.mu.Lock()
 	c.idleTimer.Stop()
-	if c.settingsTmr != nil {
-		c.settingsTmr.Stop()
-	}
+	c.handshakeTmr.Stop()
 	if hard {
 		last := c.maxClientID
 		if c.goAwaySent {
@@ -340,8 +342,22 @@ func (c *conn) frameBuffered() bool {
 // onSignals handles the events in bits; end reports that the connection
 // ends (with GOAWAY code when hard).
 func (c *conn) onSignals(bits uint32) (code http2.ErrCode, hard, end bool) {
-	if bits&sigSettingsTimeout != 0 && !c.settingsAcked {
-		return http2.ErrCodeSettingsTimeout, true, true
+	if bits&sigHandshake != 0 && !c.settingsAcked {
+		switch {
+		case c.br.Buffered() > 0:
+			// Judge what has arrived, not how fast this server reads it:
+			// the next round, after the buffered input.
+			c.sigs.Or(sigHandshake)
+		case !c.handshakeLook:
+			// Nothing buffered: one more look at the socket, in case
+			// input came while this goroutine was not running.
+			c.handshakeLook = true
+			c.handshakeTmr.Reset(c.srv.handshakeTimeout / 8)
+		case !c.sawSettings:
+			return http2.ErrCodeNo, false, true // no preface or SETTINGS: close
+		default:
+			return http2.ErrCodeSettingsTimeout, true, true
+		}
 	}
 	if bits&sigShutdown != 0 {
 		c.startDrain()
@@ -387,12 +403,6 @@ func (c *conn) drained() bool {
 // readLoop runs until the connection ends; it returns the GOAWAY code and
 // whether one must be sent.
 func (c *conn) readLoop() (http2.ErrCode, bool) {
-	if !c.sawPreface {
-		var pre [len(preface)]byte
-		if _, err := io.ReadFull(c.br, pre[:]); err != nil || string(pre[:]) != preface {
-			return http2.ErrCodeProtocol, err == nil
-		}
-	}
 	c.mu.Lock()
 	c.fr.WriteSettings(
 		http2.Setting{ID: http2.SettingMaxConcurrentStreams, Val: c.srv.maxStreams},
@@ -404,26 +414,31 @@ func (c *conn) readLoop() (http2.ErrCode, bool) {
 	if c.srv.initialWindow > 65535 {
 		c.fr.WriteWindowUpdate(0, uint32(c.srv.initialWindow-65535))
 	}
-	c.settingsTmr = time.AfterFunc(c.srv.handshakeTimeout, func() { c.signal(sigSettingsTimeout) })
 	c.kick()
 	c.mu.Unlock()
 	for {
-		timed := false
-		if c.sawSettings { // before, the handshake deadline holds
-			if c.br.Buffered() == 0 {
-				if err := c.waitInput(); err != nil && c.sigs.Load() == 0 {
-					return http2.ErrCodeNo, false // the connection ended or broke
-				}
+		if c.br.Buffered() == 0 {
+			if err := c.waitInput(); err != nil && c.sigs.Load() == 0 {
+				return http2.ErrCodeNo, false // the connection ended or broke
 			}
-			if c.sigs.Load() != 0 {
-				if code, hard, end := c.onSignals(c.sigs.Swap(0)); end {
-					return code, hard
-				}
+		}
+		if c.sigs.Load() != 0 {
+			if code, hard, end := c.onSignals(c.sigs.Swap(0)); end {
+				return code, hard
+			}
+			if c.br.Buffered() == 0 {
 				continue
 			}
-			if timed = !c.frameBuffered(); timed {
-				c.nc.SetReadDeadline(time.Now().Add(c.srv.frameTimeout))
+		}
+		if !c.sawPreface {
+			if code, hard := c.readPreface(); code != 0 || !c.sawPreface {
+				return code, hard
 			}
+			continue
+		}
+		timed := !c.frameBuffered()
+		if timed {
+			c.nc.SetReadDeadline(time.Now().Add(c.srv.frameTimeout))
 		}
 		f, err := c.fr.ReadFrame()
 		if timed {
@@ -450,12 +465,34 @@ func (c *conn) readLoop() (http2.ErrCode, bool) {
 				return http2.ErrCodeProtocol, true
 			}
 			c.sawSettings = true
-			c.nc.SetReadDeadline(time.Time{})
 		}
 		if code, bad := c.dispatch(f); bad {
 			return code, true
 		}
 	}
+}
+
+// readPreface reads the client preface (under the frame timeout when it
+// is not all buffered); a wrong one is a PROTOCOL_ERROR, a missing one
+// ends the connection (sawPreface stays false).
+func (c *conn) readPreface() (http2.ErrCode, bool) {
+	var pre [len(preface)]byte
+	timed := c.br.Buffered() < len(pre)
+	if timed {
+		c.nc.SetReadDeadline(time.Now().Add(c.srv.frameTimeout))
+	}
+	_, err := io.ReadFull(c.br, pre[:])
+	if timed {
+		c.nc.SetReadDeadline(time.Time{})
+	}
+	switch {
+	case err != nil:
+		return 0, false
+	case string(pre[:]) != preface:
+		return http2.ErrCodeProtocol, true
+	}
+	c.sawPreface = true
+	return 0, false
 }
 
 // noteStreamID makes a client stream ID that failed in the Framer count as
@@ -732,7 +769,7 @@ func (c *conn) onSettings(f *http2.SettingsFrame) (http2.ErrCode, bool) {
 	if f.IsAck() { // we send one SETTINGS frame: this acknowledges it
 		if !c.settingsAcked {
 			c.settingsAcked = true
-			c.settingsTmr.Stop()
+			c.handshakeTmr.Stop() // the client's SETTINGS came first
 		}
 		return 0, false
 	}

@@ -1,6 +1,7 @@
 package h2
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -27,6 +28,7 @@ import (
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/internal/testtool"
 	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 )
 
 // closedWithin reports whether the server ends c within d (a read that
@@ -445,5 +447,78 @@ func TestPriorityIgnored(t *testing.T) {
 	})
 	if got.Load() != 2 || !selfReset {
 		t.Fatalf("answers %d (want 2), self-dependent stream reset %v", got.Load(), selfReset)
+	}
+}
+
+// lateConn delays the server's first read: the server was not running
+// when the client's bytes came (a loaded machine, valgrind).
+type lateConn struct {
+	net.Conn
+	delay time.Duration
+	once  atomic.Bool
+}
+
+func (c *lateConn) Read(p []byte) (int, error) {
+	if c.once.CompareAndSwap(false, true) {
+		time.Sleep(c.delay)
+	}
+	return c.Conn.Read(p)
+}
+
+// TestHandshakeJudgesArrival is the regression test of a verify failure
+// under callgrind: the handshake timeout must judge what the client sent
+// in time, not how late the server got to read it. A client that sends
+// its preface, SETTINGS and ACK at once is served by a server that first
+// reads them after 3x the handshake timeout. (With a read deadline for
+// the handshake, that read failed and the connection was cut.)
+func TestHandshakeJudgesArrival(t *testing.T) {
+	const timeout = 100 * time.Millisecond
+	srv := MustNew(WithHandshakeTimeout(timeout))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go srv.ServeConn(&lateConn{Conn: nc, delay: 3 * timeout}, echoHandler())
+		}
+	}()
+	nc, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	c := &rawConn{t: t, nc: nc}
+	c.enc = hpack.NewEncoder(&c.buf)
+	var out bytes.Buffer
+	fr := http2.NewFramer(&out, nil)
+	out.WriteString(preface)
+	fr.WriteSettings()
+	fr.WriteSettingsAck()
+	fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: c.headerBlock("/hello"), EndHeaders: true, EndStream: true})
+	nc.Write(out.Bytes()) // all at once, before the server reads
+	c.fr = http2.NewFramer(nc, nc)
+	c.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
+	var goAway *http2.GoAwayFrame
+	if !c.until(func(f http2.Frame) bool {
+		if g, ok := f.(*http2.GoAwayFrame); ok {
+			goAway = g
+			return true
+		}
+		d, ok := f.(*http2.DataFrame)
+		return ok && string(d.Data()) == "hello"
+	}) || goAway != nil {
+		t.Fatalf("a prompt client of a late server: GOAWAY %v or no answer", goAway)
+	}
+	// And the connection is not cut later for the handshake either.
+	time.Sleep(3 * timeout)
+	c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 3, BlockFragment: c.headerBlock("/hello"), EndHeaders: true, EndStream: true})
+	if !c.until(func(f http2.Frame) bool { d, ok := f.(*http2.DataFrame); return ok && d.StreamID == 3 }) {
+		t.Fatal("no answer on stream 3")
 	}
 }

@@ -22,11 +22,15 @@
 // Connection timeouts (each an option; net/http's HTTP/2 and Kestrel
 // beside them):
 //
-//   - Handshake, 10 s: the client preface and the client's first SETTINGS
-//     must arrive within it of the connection's start, and the ACK of the
-//     server's SETTINGS within it of their sending (else GOAWAY
-//     SETTINGS_TIMEOUT). net/http waits 10 s for the preface and 2 s for
-//     the first SETTINGS and does not time the ACK.
+//   - Handshake, 10 s: within it of the connection's start (after TLS) the
+//     client must have sent its preface and first SETTINGS (else the
+//     connection is closed) and acknowledged the server's SETTINGS, which
+//     are sent at once (else GOAWAY SETTINGS_TIMEOUT). It judges what has
+//     arrived: input not yet parsed is parsed first, and with none the
+//     server looks at the socket once more (an eighth of the timeout), so
+//     a server slowed down does not cut a prompt client. net/http waits
+//     10 s for the preface and 2 s for the first SETTINGS and does not
+//     time the ACK.
 //   - Idle, the http.Server's IdleTimeout (Vireo's 120 s), else 120 s: a
 //     connection with no stream open that long gets GOAWAY NO_ERROR and
 //     is closed. net/http takes the same http.Server field; Kestrel's
@@ -137,9 +141,9 @@ func WithMaxReadFrameSize(n uint32) Option {
 	}
 }
 
-// WithHandshakeTimeout sets how long a connection may take to send the
-// client preface and its first SETTINGS, and to acknowledge the server's
-// SETTINGS (default DefaultHandshakeTimeout).
+// WithHandshakeTimeout sets how long a client may take, from the
+// connection's start, to send the preface and its first SETTINGS and to
+// acknowledge the server's SETTINGS (default DefaultHandshakeTimeout).
 func WithHandshakeTimeout(d time.Duration) Option {
 	return positive("handshake", d, func(s *Server) { s.handshakeTimeout = d })
 }
@@ -244,7 +248,9 @@ func hasProto(list []string, p string) bool {
 
 // ServeConn serves HTTP/2 on c (a TLS connection that negotiated "h2", or
 // a cleartext connection whose client starts with the preface) until the
-// connection ends; it closes c.
+// connection ends, under the timeouts of s; it closes c. A connection
+// served this way has no server to shut down with it: the graceful end
+// on shutdown comes with ConfigureServer.
 func (s *Server) ServeConn(c net.Conn, h http.Handler) {
 	s.serve(c, h, nil, nil, false)
 }
