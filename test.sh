@@ -185,6 +185,7 @@ sessions_redis() { (cd sessions/redis && go vet ./... && gotest -race -count=1 .
 # Issue 28: the Redis rate-limit store, and three instances behind nginx
 # (the tests install redis-sentinel, redis-tools and nginx through
 # internal/testtool).
+redisconn() { (cd internal/redisconn && go vet ./... && gotest -race -count=1 ./...); }
 ratelimit_redis() { (cd middleware/ratelimit/redis && go vet ./... && gotest -race -count=1 ./...); }
 
 example_cluster() { (cd _examples/cluster && go vet ./... && gotest_v -count=1 ./...); } # -v: the figures of the kill and the rolling restart
@@ -226,6 +227,7 @@ step "framework: go test -race ./..." framework
 step "examples: cd _examples && go test -race ./..." examples
 step "WebSocket echoes through every writer (internal/wstest)" websockets
 step "sessions/redis (real redis-server, Redis Cluster, Sentinel)" sessions_redis redis-server
+step "internal/redisconn (the Redis options both stores share)" redisconn
 step "middleware/ratelimit/redis (real redis-server)" ratelimit_redis redis-server
 step "examples: cluster (3 instances, nginx, redis-server)" example_cluster redis-server nginx
 step "examples: sessions-redis (real redis-server)" example_sessions_redis redis-server

@@ -24,6 +24,8 @@ require (
 	gonum.org/v1/plot v0.17.0
 )
 
+require github.com/vireo-go/vireo/internal/redisconn v0.0.0 // indirect
+
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
 	codeberg.org/go-latex/latex v0.2.0 // indirect
@@ -146,3 +148,5 @@ replace github.com/vireo-go/vireo/sessions/redis => ../sessions/redis
 replace github.com/vireo-go/vireo/otelvireo => ../otelvireo
 
 replace github.com/vireo-go/vireo/h2 => ../h2
+
+replace github.com/vireo-go/vireo/internal/redisconn => ../internal/redisconn

@@ -137,16 +137,19 @@ type typedHandler[In, Out any] struct {
 	noBody bool
 }
 
-// serve binds the input, calls fn and writes its answer. The state is
-// pinned while the binder reads the request, not while fn runs.
+// serve binds the input, calls fn and writes its answer, reaching the
+// state through the gate like every Context method: the binder runs while
+// the handle is checked (and, off the owning goroutine, pinned), fn does
+// not.
 func (h *typedHandler[In, Out]) serve(ctx Context) {
 	var in In
-	s := ctx.enter()
-	if s == nil {
+	var err error
+	if !with(ctx, false, func(s *state) bool {
+		err = h.binder.bind(s, unsafe.Pointer(&in), &in)
+		return true
+	}) {
 		return
 	}
-	err := h.binder.bind(s, unsafe.Pointer(&in), &in)
-	s.exit()
 	if err != nil {
 		ctx.StopWithError(err)
 		return
@@ -156,17 +159,15 @@ func (h *typedHandler[In, Out]) serve(ctx Context) {
 		ctx.StopWithError(err)
 		return
 	}
-	if s = ctx.enter(); s == nil {
-		return
-	}
-	defer s.exit()
-	if s.written() || s.stopped { // fn wrote its own answer, or stopped with a status
-		return
-	}
-	if h.status != http.StatusOK {
-		s.setStatus(h.status)
-	}
-	if !h.noBody {
-		s.writeJSON(out)
-	}
+	run(ctx, func(s *state) {
+		if s.written() || s.stopped { // fn wrote its own answer, or stopped with a status
+			return
+		}
+		if h.status != http.StatusOK {
+			s.setStatus(h.status)
+		}
+		if !h.noBody {
+			s.writeJSON(out)
+		}
+	})
 }

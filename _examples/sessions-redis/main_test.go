@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gorilla/securecookie"
+	"github.com/vireo-go/vireo/internal/redistest"
 	"github.com/vireo-go/vireo/sessions/redis"
 )
 
@@ -27,10 +28,10 @@ var prefixes atomic.Int64
 
 // newDB connects to srv with a key prefix of its own and short timeouts,
 // so an outage turns into 503 quickly.
-func newDB(t *testing.T, srv *redisServer) *redis.Database {
+func newDB(t *testing.T, srv *redistest.Server) *redis.Database {
 	t.Helper()
 	db, err := redis.New(
-		redis.WithAddr(srv.addr()),
+		redis.WithAddr(srv.Addr()),
 		redis.WithPrefix(KeyPrefix+"test"+strconv.FormatInt(prefixes.Add(1), 10)+":"),
 		redis.WithTimeouts(300*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond),
 		redis.WithMaxRetries(-1),
@@ -147,7 +148,7 @@ func run(t *testing.T, b *browser, instances map[string]string, steps []step) {
 }
 
 func TestSessionFlow(t *testing.T) {
-	rs := startRedis(t)
+	rs := redistest.StartServer(t)
 	db := newDB(t, rs)
 	a := newInstance(t, db).URL
 	b := newBrowser(t)
@@ -194,7 +195,7 @@ func TestSessionFlow(t *testing.T) {
 // logged out on A: the instances share nothing but Redis and the signing
 // key.
 func TestTwoInstances(t *testing.T) {
-	rs := startRedis(t)
+	rs := redistest.StartServer(t)
 	// Two clients with one key prefix: one application, two processes.
 	dbA := newDB(t, rs)
 	dbB := sameDB(t, rs, dbA)
@@ -239,10 +240,10 @@ func TestTwoInstances(t *testing.T) {
 
 // sameDB opens a second client on the Redis and key prefix of db, as a
 // second process of the same application would.
-func sameDB(t *testing.T, rs *redisServer, db *redis.Database) *redis.Database {
+func sameDB(t *testing.T, rs *redistest.Server, db *redis.Database) *redis.Database {
 	t.Helper()
 	prefix := strings.TrimSuffix(db.Key("x"), "x")
-	other, err := redis.New(redis.WithAddr(rs.addr()), redis.WithPrefix(prefix),
+	other, err := redis.New(redis.WithAddr(rs.Addr()), redis.WithPrefix(prefix),
 		redis.WithTimeouts(300*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond), redis.WithMaxRetries(-1))
 	if err != nil {
 		t.Fatal(err)
@@ -255,20 +256,20 @@ func sameDB(t *testing.T, rs *redisServer, db *redis.Database) *redis.Database {
 // need the session answer 503, and once a Redis is back on the address the
 // same instance serves again without a restart.
 func TestRedisOutage(t *testing.T) {
-	rs := startRedis(t)
+	rs := redistest.StartServer(t)
 	db := newDB(t, rs)
 	a := newInstance(t, db).URL
 	b := newBrowser(t)
 	if res, _ := b.do(a, "GET", "/", nil); res.StatusCode != 200 {
 		t.Fatalf("status %d before the outage", res.StatusCode)
 	}
-	rs.stop()
+	rs.Kill()
 	for _, path := range []string{"/", "/secret"} {
 		if res, body := b.do(a, "GET", path, nil); res.StatusCode != http.StatusServiceUnavailable {
 			t.Errorf("GET %s with Redis down: status %d, want 503\n%s", path, res.StatusCode, body)
 		}
 	}
-	rs.start() // an empty Redis (no persistence) on the same port
+	rs.Start() // an empty Redis (no persistence) on the same port
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		res, body := b.do(a, "GET", "/", nil)

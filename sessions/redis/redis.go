@@ -65,16 +65,16 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
+	"github.com/vireo-go/vireo/internal/redisconn"
 	"github.com/vireo-go/vireo/sessions"
 )
 
 // Defaults of the options.
 const (
-	DefaultAddr         = "127.0.0.1:6379"
+	DefaultAddr         = redisconn.DefaultAddr
 	DefaultPrefix       = "vireo:session:"
 	DefaultDialTimeout  = 2 * time.Second
 	DefaultReadTimeout  = time.Second
@@ -88,106 +88,67 @@ const (
 type Option func(*settings)
 
 type settings struct {
-	client       goredis.UniversalClient
-	opts         goredis.UniversalOptions
-	prefix       string
-	codec        Codec
-	now          func() time.Time
-	dialTimeout  time.Duration
-	readTimeout  time.Duration
-	writeTimeout time.Duration
-	wait         int
-	waitTimeout  time.Duration
-	waitSet      bool
-	errs         []error
+	conn        redisconn.Settings
+	prefix      string
+	codec       Codec
+	now         func() time.Time
+	wait        int
+	waitTimeout time.Duration
+	waitSet     bool
+	errs        []error
 }
+
+func (s *settings) Conn() *redisconn.Settings { return &s.conn }
 
 // WithAddr sets the host:port of a single Redis server. Default
 // DefaultAddr.
-func WithAddr(addr string) Option {
-	return func(s *settings) {
-		if addr == "" {
-			s.errs = append(s.errs, errors.New("sessions/redis: empty address"))
-		}
-		s.opts.Addrs = []string{addr}
-	}
-}
+func WithAddr(addr string) Option { return redisconn.Addr[*settings](addr) }
 
 // WithAddrs sets several seed addresses: a Redis Cluster, or Sentinels with
 // WithMasterName.
-func WithAddrs(addrs ...string) Option {
-	return func(s *settings) {
-		if len(addrs) == 0 {
-			s.errs = append(s.errs, errors.New("sessions/redis: no addresses"))
-		}
-		s.opts.Addrs = append([]string(nil), addrs...)
-	}
-}
+func WithAddrs(addrs ...string) Option { return redisconn.Addrs[*settings](addrs...) }
 
 // WithMasterName sets the Sentinel master name.
-func WithMasterName(name string) Option {
-	return func(s *settings) { s.opts.MasterName = name }
-}
+func WithMasterName(name string) Option { return redisconn.MasterName[*settings](name) }
 
 // WithAuth authenticates as an ACL user, or with a password alone when
 // username is empty.
 func WithAuth(username, password string) Option {
-	return func(s *settings) { s.opts.Username, s.opts.Password = username, password }
+	return redisconn.Auth[*settings](username, password)
 }
 
 // WithDB sets the database index (single server and Sentinel only).
-func WithDB(index int) Option {
-	return func(s *settings) {
-		if index < 0 {
-			s.errs = append(s.errs, fmt.Errorf("sessions/redis: negative database index %d", index))
-		}
-		s.opts.DB = index
-	}
-}
+func WithDB(index int) Option { return redisconn.DB[*settings](index) }
 
-// WithPrefix sets the string prepended to session IDs to form keys.
-// Default DefaultPrefix.
-func WithPrefix(prefix string) Option {
-	return func(s *settings) { s.prefix = prefix }
-}
+// WithTLS enables TLS.
+func WithTLS(cfg *tls.Config) Option { return redisconn.TLS[*settings](cfg) }
 
 // WithTimeouts bounds each dial, read and write, so a stalled Redis turns
 // into an error (and a 503) in bounded time. A zero leaves that default:
 // DefaultDialTimeout, DefaultReadTimeout, DefaultWriteTimeout.
 func WithTimeouts(dial, read, write time.Duration) Option {
-	return func(s *settings) {
-		if dial < 0 || read < 0 || write < 0 {
-			s.errs = append(s.errs, errors.New("sessions/redis: negative timeout"))
-		}
-		if dial > 0 {
-			s.dialTimeout = dial
-		}
-		if read > 0 {
-			s.readTimeout = read
-		}
-		if write > 0 {
-			s.writeTimeout = write
-		}
-	}
+	return redisconn.Timeouts[*settings](dial, read, write)
 }
 
 // WithPoolSize sets the number of connections per server. Default: the
 // client's (10 per GOMAXPROCS).
-func WithPoolSize(n int) Option {
-	return func(s *settings) { s.opts.PoolSize = n }
-}
+func WithPoolSize(n int) Option { return redisconn.PoolSize[*settings](n) }
 
 // WithMaxRetries sets how often a failed command is retried (with the
 // client's backoff) before the error reaches the Manager. Default: the
 // client's (3); -1 disables retries, which makes requests answer 503
 // fastest while Redis is down.
-func WithMaxRetries(n int) Option {
-	return func(s *settings) { s.opts.MaxRetries = n }
-}
+func WithMaxRetries(n int) Option { return redisconn.MaxRetries[*settings](n) }
 
-// WithTLS enables TLS.
-func WithTLS(cfg *tls.Config) Option {
-	return func(s *settings) { s.opts.TLSConfig = cfg }
+// WithClient uses an existing client (for example a Sentinel failover or a
+// Cluster client) instead of making one; the connection options are then
+// ignored and Close leaves the client open.
+func WithClient(c goredis.UniversalClient) Option { return redisconn.Client[*settings](c) }
+
+// WithPrefix sets the string prepended to session IDs to form keys.
+// Default DefaultPrefix.
+func WithPrefix(prefix string) Option {
+	return func(s *settings) { s.prefix = prefix }
 }
 
 // WithWaitReplicas makes every write wait until n replicas acknowledged it,
@@ -201,18 +162,6 @@ func WithWaitReplicas(n int, timeout time.Duration) Option {
 			s.errs = append(s.errs, fmt.Errorf("sessions/redis: WithWaitReplicas(%d, %v): want n >= 0 and, when n > 0, a positive timeout", n, timeout))
 		}
 		s.wait, s.waitTimeout, s.waitSet = n, timeout, true
-	}
-}
-
-// WithClient uses an existing client (for example a Sentinel failover or a
-// Cluster client) instead of making one; the connection options are then
-// ignored and Close leaves the client open.
-func WithClient(c goredis.UniversalClient) Option {
-	return func(s *settings) {
-		if c == nil {
-			s.errs = append(s.errs, errors.New("sessions/redis: nil client"))
-		}
-		s.client = c
 	}
 }
 
@@ -256,14 +205,8 @@ var _ sessions.Database = (*Database)(nil)
 // or a Redis that is down fails at startup with a clear error. An invalid
 // option is an error too.
 func New(opts ...Option) (*Database, error) {
-	cfg := settings{
-		prefix:       DefaultPrefix,
-		codec:        JSONCodec{},
-		now:          time.Now,
-		dialTimeout:  DefaultDialTimeout,
-		readTimeout:  DefaultReadTimeout,
-		writeTimeout: DefaultWriteTimeout,
-	}
+	cfg := settings{prefix: DefaultPrefix, codec: JSONCodec{}, now: time.Now}
+	cfg.conn.Init("sessions/redis", DefaultDialTimeout, DefaultReadTimeout, DefaultWriteTimeout, 0)
 	for _, o := range opts {
 		if o == nil {
 			cfg.errs = append(cfg.errs, errors.New("sessions/redis: nil Option"))
@@ -271,36 +214,22 @@ func New(opts ...Option) (*Database, error) {
 		}
 		o(&cfg)
 	}
-	if cfg.wait > 0 && cfg.waitTimeout >= cfg.readTimeout {
-		cfg.errs = append(cfg.errs, fmt.Errorf("sessions/redis: wait timeout %v is not shorter than the read timeout %v", cfg.waitTimeout, cfg.readTimeout))
+	read := cfg.conn.ReadTimeout()
+	if cfg.wait > 0 && cfg.waitTimeout >= read {
+		cfg.errs = append(cfg.errs, fmt.Errorf("sessions/redis: wait timeout %v is not shorter than the read timeout %v", cfg.waitTimeout, read))
 	}
-	if err := errors.Join(cfg.errs...); err != nil {
+	if err := errors.Join(append(cfg.errs, cfg.conn.Err())...); err != nil {
 		return nil, err
 	}
-	db := &Database{client: cfg.client, prefix: cfg.prefix, codec: cfg.codec, now: cfg.now}
-	where := "the given client"
-	if db.client == nil {
-		o := cfg.opts
-		o.DialTimeout, o.ReadTimeout, o.WriteTimeout = cfg.dialTimeout, cfg.readTimeout, cfg.writeTimeout
-		if len(o.Addrs) == 0 {
-			o.Addrs = []string{DefaultAddr}
-		}
-		where = strings.Join(o.Addrs, ",")
-		db.client = goredis.NewUniversalClient(&o)
-		db.ownClient = true
+	client, own, err := cfg.conn.Open(nil)
+	if err != nil {
+		return nil, err
 	}
-	db.cluster, _ = db.client.(*goredis.ClusterClient)
+	db := &Database{client: client, ownClient: own, prefix: cfg.prefix, codec: cfg.codec, now: cfg.now}
+	db.cluster, _ = client.(*goredis.ClusterClient)
 	db.wait, db.waitTimeout = cfg.wait, cfg.waitTimeout
-	if !cfg.waitSet && (db.cluster != nil || cfg.client == nil && cfg.opts.MasterName != "") {
-		db.wait, db.waitTimeout = 1, min(DefaultWaitTimeout, cfg.readTimeout/2)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.dialTimeout+cfg.readTimeout)
-	defer cancel()
-	if err := db.client.Ping(ctx).Err(); err != nil {
-		if db.ownClient {
-			db.client.Close()
-		}
-		return nil, fmt.Errorf("sessions/redis: cannot reach Redis at %s: %w", where, err)
+	if !cfg.waitSet && (db.cluster != nil || cfg.conn.Sentinel()) {
+		db.wait, db.waitTimeout = 1, min(DefaultWaitTimeout, read/2)
 	}
 	return db, nil
 }

@@ -145,4 +145,15 @@ func TestTFBCommand(t *testing.T) {
 	if err := got.Check(); err == nil {
 		t.Error("an unknown app passed Check")
 	}
+
+	var count techempower.CountConfig
+	tfbCountParsed = func(c techempower.CountConfig) { count = c }
+	defer func() { tfbCountParsed = nil }()
+	if code := run([]string{"tfb", "-instructions", "-n", "3000", "-c", "4", "json", "db"}, &out, &errOut); code != 0 {
+		t.Fatalf("-instructions: exit %d: %s", code, errOut.String())
+	}
+	if count.Requests != 3000 || count.Connections != 4 || count.WarmupRequests != 0 ||
+		!reflect.DeepEqual(count.Types, []tfb.Type{tfb.JSON, tfb.DB}) || !strings.HasSuffix(count.OutDir, "-tfb-instructions") {
+		t.Errorf("-instructions parsed %+v", count)
+	}
 }

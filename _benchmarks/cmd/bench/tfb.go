@@ -4,6 +4,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -22,13 +23,17 @@ import (
 // of it being run, as parsed does for the other commands.
 var tfbParsed func(cfg techempower.Config)
 
+// tfbCountParsed is tfbParsed for `bench tfb -instructions`.
+var tfbCountParsed func(cfg techempower.CountConfig)
+
 // tfbRun parses the flags of `bench tfb [flags] [type...]` and runs it.
 func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench tfb", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cfg techempower.Config
 	var apps, out string
-	var quick bool
+	var quick, instructions bool
+	var count techempower.CountConfig
 	fs.IntVar(&cfg.Rounds, "rounds", 0, "interleaved rounds, each with a fresh PostgreSQL and app (default 3, quick 1)")
 	fs.DurationVar(&cfg.Duration, "d", 0, "duration of each level and of the warm-up (default 5s, quick 1s; TechEmpower: 15s)")
 	fs.DurationVar(&cfg.Primer, "primer", 0, "duration of the 8-connection primer (default 2s, quick 1s; TechEmpower: 5s)")
@@ -40,6 +45,10 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.StartTimeout, "start-timeout", 0, "wait for an app or a database to start at most this long (default 60s)")
 	fs.StringVar(&apps, "apps", "", "comma-separated apps (default: every tfb-* app)")
 	fs.BoolVar(&quick, "quick", false, "a smoke test of the pipeline: 1 round, 1s levels (flags given explicitly still win); not figures to cite")
+	fs.BoolVar(&instructions, "instructions", false, "count the Go apps' instructions per request of each type under callgrind instead of measuring requests/s")
+	fs.IntVar(&count.Requests, "n", 0, "-instructions: counted requests per type (default 5000)")
+	fs.IntVar(&count.WarmupRequests, "warmup-requests", 0, "-instructions: warm-up requests per type (default 500)")
+	fs.IntVar(&count.Connections, "c", 0, "-instructions: connections (default 8)")
 	fs.StringVar(&out, "out", "", "report directory (default: results/<UTC timestamp>-tfb, with -quick ...-tfb-quick)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: go run ./cmd/bench tfb [flags] [%s]\n", strings.Join(typeNames(), "] ["))
@@ -76,6 +85,9 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg.Root = root
 	if out == "" {
 		out = filepath.Join("results", time.Now().UTC().Format("2006-01-02T15-04-05Z")+"-tfb")
+		if instructions {
+			out += "-instructions"
+		}
 		if quick {
 			out += "-quick"
 		}
@@ -86,11 +98,23 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg.OutDir = out
 	cfg.Command = "cd _benchmarks && go run ./cmd/bench " + strings.Join(os.Args[1:], " ")
 	cfg.Log = stdout
-	if tfbParsed != nil {
-		tfbParsed(cfg)
-		return 0
+	if instructions {
+		count.Config = cfg
+		if quick {
+			count.Requests, count.WarmupRequests = cmp.Or(count.Requests, 500), cmp.Or(count.WarmupRequests, 100)
+		}
+		if tfbCountParsed != nil {
+			tfbCountParsed(count)
+			return 0
+		}
+		_, err = techempower.CountInstructions(ctx, count)
+	} else {
+		if tfbParsed != nil {
+			tfbParsed(cfg)
+			return 0
+		}
+		_, err = techempower.Run(ctx, cfg)
 	}
-	_, err = techempower.Run(ctx, cfg)
 	if err == nil {
 		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(out, "RESULTS.md"))
 	}

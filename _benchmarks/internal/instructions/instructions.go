@@ -35,7 +35,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -293,7 +292,7 @@ func (cg *counter) count(ctx context.Context, p *runner.Planned, row *report.App
 	in := &report.Instructions{Requests: requests, Total: total, PerRequest: per, StartupAndWarmup: startup}
 	// Keep the window's dump for callgrind_annotate.
 	kept := base + ".callgrind.out"
-	if err := os.Rename(dumpPath(base, pid, 2), kept); err == nil {
+	if err := os.Rename(callgrind.DumpPath(base, pid, 2), kept); err == nil {
 		if rel, err := filepath.Rel(cg.outDir, kept); err == nil {
 			in.DumpFile = rel
 		}
@@ -338,50 +337,11 @@ func (cg *counter) load(ctx context.Context, p *runner.Planned, lv *runner.Live,
 	return res, nil
 }
 
-// dumpPath is the n-th dump file of process pid; callgrind appends ".<n>"
-// to the --callgrind-out-file name (in which %p became the pid) for each
-// dump requested while the program runs.
-func dumpPath(base string, pid, n int) string {
-	return fmt.Sprintf("%s.%d.%d", base, pid, n)
-}
-
 // dump asks callgrind to dump lv's counters (which also zeroes them) and
 // returns the n-th dump file once it is complete.
 func (cg *counter) dump(ctx context.Context, lv *runner.Live, base string, n int) (*callgrind.File, error) {
 	pid := lv.Proc.Pid()
-	path := dumpPath(base, pid, n)
-	dctx, cancel := context.WithTimeout(ctx, dumpTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(dctx, cg.control, "-d", strconv.Itoa(pid))
-	proc.SetGroup(cmd)
-	out, err := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("callgrind_control -d %d: %w\n%s", pid, err, proc.Tail(string(out), 2000))
-	}
-	// callgrind_control exits 0 even when it found no such process: the
-	// complete dump file is the proof.
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		f, perr := callgrind.ParseFile(path)
-		if perr == nil && f.Complete() {
-			return f, nil
-		}
-		if exited, werr := lv.Proc.Exited(); exited {
-			return nil, fmt.Errorf("%s exited (%v)", lv.App.Name, werr)
-		}
-		select {
-		case <-dctx.Done():
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, fmt.Errorf("no complete %s within %v (%v); callgrind_control said:\n%s", filepath.Base(path), dumpTimeout, perr, proc.Tail(string(out), 2000))
-		case <-tick.C:
-		}
-	}
+	return callgrind.Dump(ctx, cg.control, pid, callgrind.DumpPath(base, pid, n), dumpTimeout, lv.Proc.Exited, proc.SetGroup)
 }
 
 // cleanUp removes the dumps of process pid that are not kept: the start-up

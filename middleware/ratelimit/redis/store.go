@@ -35,9 +35,9 @@
 //
 // # When Redis is down
 //
-// Take returns the client's error, bounded by the command timeout
-// (WithTimeout, DefaultTimeout, no retries by default: a rate limiter must
-// not add seconds to a request). The middleware then fails closed - 503 -
+// Take returns the client's error, bounded by the command timeouts
+// (WithTimeouts, DefaultTimeout each, and no retries by default: a rate
+// limiter must not add seconds to a request). The middleware then fails closed - 503 -
 // unless it is given middleware.WithFailOpen, which lets the request
 // through without RateLimit headers. The client reconnects by itself when
 // Redis is back.
@@ -49,16 +49,16 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
+	"github.com/vireo-go/vireo/internal/redisconn"
 	"github.com/vireo-go/vireo/middleware"
 )
 
 // Defaults of the options.
 const (
-	DefaultAddr    = "127.0.0.1:6379"
+	DefaultAddr    = redisconn.DefaultAddr
 	DefaultPrefix  = "vireo:ratelimit:"
 	DefaultTimeout = 200 * time.Millisecond
 )
@@ -82,91 +82,63 @@ redis.call('SET', KEYS[1], string.format('%.0f', tat), 'PX', math.ceil((tat - no
 return {1, math.floor((now - allowAt) / interval), 0, tat - now}
 `)
 
-// Option configures a Store; pass options to New or MustNew.
+// Option configures a Store; pass options to New or MustNew. The
+// connection options are those of sessions/redis, with the same names and
+// checks.
 type Option func(*settings)
 
 type settings struct {
-	client  goredis.UniversalClient
-	opts    goredis.UniversalOptions
-	prefix  string
-	timeout time.Duration
-	errs    []error
+	conn   redisconn.Settings
+	prefix string
 }
+
+func (s *settings) Conn() *redisconn.Settings { return &s.conn }
 
 // WithAddr sets the host:port of a single Redis server. Default
 // DefaultAddr.
-func WithAddr(addr string) Option {
-	return func(s *settings) {
-		if addr == "" {
-			s.errs = append(s.errs, errors.New("ratelimit/redis: empty address"))
-		}
-		s.opts.Addrs = []string{addr}
-	}
-}
+func WithAddr(addr string) Option { return redisconn.Addr[*settings](addr) }
 
 // WithAddrs sets several seed addresses: a Redis Cluster, or Sentinels with
 // WithMasterName.
-func WithAddrs(addrs ...string) Option {
-	return func(s *settings) {
-		if len(addrs) == 0 {
-			s.errs = append(s.errs, errors.New("ratelimit/redis: no addresses"))
-		}
-		s.opts.Addrs = append([]string(nil), addrs...)
-	}
-}
+func WithAddrs(addrs ...string) Option { return redisconn.Addrs[*settings](addrs...) }
 
 // WithMasterName sets the Sentinel master name.
-func WithMasterName(name string) Option {
-	return func(s *settings) { s.opts.MasterName = name }
-}
+func WithMasterName(name string) Option { return redisconn.MasterName[*settings](name) }
 
 // WithAuth authenticates as an ACL user, or with a password alone when
 // username is empty.
 func WithAuth(username, password string) Option {
-	return func(s *settings) { s.opts.Username, s.opts.Password = username, password }
+	return redisconn.Auth[*settings](username, password)
 }
 
 // WithDB sets the database index (single server and Sentinel only).
-func WithDB(index int) Option {
-	return func(s *settings) {
-		if index < 0 {
-			s.errs = append(s.errs, fmt.Errorf("ratelimit/redis: negative database index %d", index))
-		}
-		s.opts.DB = index
-	}
-}
+func WithDB(index int) Option { return redisconn.DB[*settings](index) }
 
 // WithTLS enables TLS.
-func WithTLS(cfg *tls.Config) Option {
-	return func(s *settings) { s.opts.TLSConfig = cfg }
+func WithTLS(cfg *tls.Config) Option { return redisconn.TLS[*settings](cfg) }
+
+// WithTimeouts bounds each dial, read and write of the client New makes. A
+// zero leaves that default, DefaultTimeout.
+func WithTimeouts(dial, read, write time.Duration) Option {
+	return redisconn.Timeouts[*settings](dial, read, write)
 }
+
+// WithPoolSize sets the number of connections per server. Default: the
+// client's (10 per GOMAXPROCS).
+func WithPoolSize(n int) Option { return redisconn.PoolSize[*settings](n) }
+
+// WithMaxRetries sets how often a failed command is retried before Take
+// returns its error. Default -1: none.
+func WithMaxRetries(n int) Option { return redisconn.MaxRetries[*settings](n) }
+
+// WithClient uses an existing client instead of making one; the
+// connection options are then ignored and Close leaves the client open.
+func WithClient(c goredis.UniversalClient) Option { return redisconn.Client[*settings](c) }
 
 // WithPrefix sets the string prepended to the limiter's keys. Default
 // DefaultPrefix. Limits with different rates need different prefixes.
 func WithPrefix(prefix string) Option {
 	return func(s *settings) { s.prefix = prefix }
-}
-
-// WithTimeout bounds each dial, read and write of the client New makes.
-// Default DefaultTimeout.
-func WithTimeout(d time.Duration) Option {
-	return func(s *settings) {
-		if d <= 0 {
-			s.errs = append(s.errs, fmt.Errorf("ratelimit/redis: timeout %v must be positive", d))
-		}
-		s.timeout = d
-	}
-}
-
-// WithClient uses an existing client instead of making one; the
-// connection options are then ignored and Close leaves the client open.
-func WithClient(c goredis.UniversalClient) Option {
-	return func(s *settings) {
-		if c == nil {
-			s.errs = append(s.errs, errors.New("ratelimit/redis: nil client"))
-		}
-		s.client = c
-	}
 }
 
 // Store is a middleware.RateStore in Redis. It is safe for concurrent use.
@@ -185,7 +157,8 @@ var _ middleware.RateStore = (*Store)(nil)
 // script, so a wrong address fails at startup with a clear error. Invalid
 // arguments or options are errors too.
 func New(perSecond float64, burst int, opts ...Option) (*Store, error) {
-	cfg := settings{prefix: DefaultPrefix, timeout: DefaultTimeout}
+	cfg := settings{prefix: DefaultPrefix}
+	cfg.conn.Init("ratelimit/redis", DefaultTimeout, DefaultTimeout, DefaultTimeout, -1)
 	var errs []error
 	if perSecond <= 0 || math.IsInf(perSecond, 0) || math.IsNaN(perSecond) || burst < 1 {
 		errs = append(errs, fmt.Errorf("ratelimit/redis: rate %v/s with burst %d: both must be positive", perSecond, burst))
@@ -199,35 +172,16 @@ func New(perSecond float64, burst int, opts ...Option) (*Store, error) {
 		}
 		o(&cfg)
 	}
-	if err := errors.Join(append(errs, cfg.errs...)...); err != nil {
+	if err := errors.Join(append(errs, cfg.conn.Err())...); err != nil {
 		return nil, err
 	}
-	s := &Store{client: cfg.client, prefix: cfg.prefix, interval: int64(math.Round(1e6 / perSecond)), burst: burst}
-	where := "the given client"
-	if s.client == nil {
-		o := cfg.opts
-		o.DialTimeout, o.ReadTimeout, o.WriteTimeout = cfg.timeout, cfg.timeout, cfg.timeout
-		o.MaxRetries = -1
-		if len(o.Addrs) == 0 {
-			o.Addrs = []string{DefaultAddr}
-		}
-		where = strings.Join(o.Addrs, ",")
-		s.client = goredis.NewUniversalClient(&o)
-		s.ownClient = true
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*cfg.timeout)
-	defer cancel()
-	err := s.client.Ping(ctx).Err()
-	if err == nil {
-		err = gcra.Load(ctx, s.client).Err()
-	}
+	client, own, err := cfg.conn.Open(func(ctx context.Context, c goredis.UniversalClient) error {
+		return gcra.Load(ctx, c).Err()
+	})
 	if err != nil {
-		if s.ownClient {
-			s.client.Close()
-		}
-		return nil, fmt.Errorf("ratelimit/redis: cannot reach Redis at %s: %w", where, err)
+		return nil, err
 	}
-	return s, nil
+	return &Store{client: client, ownClient: own, prefix: cfg.prefix, interval: int64(math.Round(1e6 / perSecond)), burst: burst}, nil
 }
 
 // MustNew is New that panics on an error.

@@ -307,7 +307,7 @@ func TestKeyExpires(t *testing.T) {
 // back (the script is loaded again by itself).
 func TestRedisDown(t *testing.T) {
 	srv := redistest.StartServer(t)
-	store := newStore(t, srv, 100, 100, WithTimeout(100*time.Millisecond))
+	store := newStore(t, srv, 100, 100, WithTimeouts(100*time.Millisecond, 100*time.Millisecond, 100*time.Millisecond))
 	closed := limitedApp(t, store)
 	open := limitedApp(t, store, middleware.WithFailOpen())
 	status := func(app *core.Application) (int, string) {
@@ -352,8 +352,8 @@ func TestNewErrors(t *testing.T) {
 		{"rate too high", 2e6, 1, nil, "microsecond"},
 		{"empty address", 1, 1, []Option{WithAddr("")}, "empty address"},
 		{"nil option", 1, 1, []Option{nil}, "nil Option"},
-		{"bad timeout", 1, 1, []Option{WithTimeout(0)}, "must be positive"},
-		{"unreachable", 1, 1, []Option{WithAddr("127.0.0.1:1"), WithTimeout(50 * time.Millisecond)}, "cannot reach Redis at 127.0.0.1:1"},
+		{"bad timeout", 1, 1, []Option{WithTimeouts(-1, 0, 0)}, "negative timeout"},
+		{"unreachable", 1, 1, []Option{WithAddr("127.0.0.1:1"), WithTimeouts(50*time.Millisecond, 50*time.Millisecond, 50*time.Millisecond)}, "cannot reach Redis at 127.0.0.1:1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := New(tc.perSecond, tc.burst, tc.opts...)

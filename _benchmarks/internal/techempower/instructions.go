@@ -1,0 +1,416 @@
+// Instruction counts of the TechEmpower apps (`bench tfb -instructions`):
+// the user-space instructions each Go app executes per request of each
+// test type, counted by callgrind as package instructions counts the apps
+// of the other comparisons. Between Go apps this is the comparison that
+// does not drift with the machine's load (the rounds of Run measure
+// requests per second, which the Round 23 ratios and the other runtimes
+// need).
+//
+// For each Go app, one at a time: a fresh PostgreSQL with TechEmpower's
+// data on the server CPUs (it runs natively and is not counted), the app
+// started under `valgrind --tool=callgrind` on the server CPUs with
+// GODEBUG=asyncpreemptoff=1 (callgrind aborts on the signals of Go's
+// asynchronous preemption); then for each type in turn WarmupRequests
+// requests with bombardier, a dump (`callgrind_control -d`, which also
+// zeroes the counters), Requests requests, a second dump. The second dump
+// holds exactly the measured window (callgrind.Window checks that the two
+// are consecutive); its instructions divided by the requests is the
+// figure. Every request must answer 2xx, or the app's type is failed. The
+// count covers the app's process: its handlers, the framework, pgx and its
+// pool, html/template, the Go runtime and GC, net/http (or fasthttp).
+//
+// Queries and updates are counted at 20 queries a request, the level the
+// Round 23 ratios are taken at. Plaintext is counted without pipelining
+// (bombardier sends one request at a time on each connection): pipelining
+// saves system calls, which are kernel work and not counted, and a few
+// reads of the app.
+package techempower
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/_benchmarks/internal/callgrind"
+	"github.com/vireo-go/vireo/_benchmarks/internal/load"
+	"github.com/vireo-go/vireo/_benchmarks/internal/postgres"
+	"github.com/vireo-go/vireo/_benchmarks/internal/proc"
+	"github.com/vireo-go/vireo/_benchmarks/internal/service"
+	"github.com/vireo-go/vireo/_benchmarks/internal/stack"
+	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
+)
+
+// InstructionsSchema names the format of an instructions run's
+// results.json.
+const InstructionsSchema = "vireo-bench-tfb-instructions/1"
+
+// Defaults of an instructions run.
+const (
+	DefaultCountRequests    = 5000
+	DefaultCountWarmup      = 500
+	DefaultCountConnections = 8
+	// CountQueries is the queries per request of queries and updates.
+	CountQueries = 20
+	// countTimeout is a request's timeout under valgrind, which slows an
+	// app down some fifty times.
+	countTimeout = 30 * time.Second
+	// countDumpTimeout bounds the wait for a dump file.
+	countDumpTimeout = 60 * time.Second
+)
+
+// CountConfig is an instructions run.
+type CountConfig struct {
+	Config
+	// Requests, WarmupRequests and Connections are each type's load
+	// (defaults DefaultCountRequests, DefaultCountWarmup,
+	// DefaultCountConnections).
+	Requests, WarmupRequests, Connections int
+}
+
+// InstructionsReport is an instructions run's results.json.
+type InstructionsReport struct {
+	Schema         string      `json:"schema"`
+	Started        time.Time   `json:"started"`
+	Finished       time.Time   `json:"finished"`
+	Command        string      `json:"command"`
+	Machine        Machine     `json:"machine"`
+	Valgrind       string      `json:"valgrind"`
+	Postgres       string      `json:"postgres"`
+	Requests       int         `json:"requests"`
+	WarmupRequests int         `json:"warmupRequests"`
+	Connections    int         `json:"connections"`
+	Queries        int         `json:"queries"`
+	Pool           int         `json:"pool"`
+	Types          []tfb.Type  `json:"types"`
+	Apps           []*AppCount `json:"apps"`
+}
+
+// AppCount is one Go app's counts.
+type AppCount struct {
+	Name   string `json:"name"`
+	Label  string `json:"label"`
+	Status string `json:"status,omitempty"`
+	// Deps are the versions of what the app links.
+	Deps  map[string]string       `json:"deps,omitempty"`
+	Types map[tfb.Type]*TypeCount `json:"types,omitempty"`
+}
+
+// TypeCount is one app's count of one type.
+type TypeCount struct {
+	Requests   int64   `json:"requests,omitempty"`
+	Total      int64   `json:"instructions,omitempty"`
+	PerRequest float64 `json:"perRequest,omitempty"`
+	// RatioToFloor is PerRequest ÷ the floor's (nil for the floor and
+	// when either is missing).
+	RatioToFloor *float64 `json:"ratioToFloor,omitempty"`
+	Failed       string   `json:"failed,omitempty"`
+}
+
+// CountInstructions counts every Go app of cfg (Node.js and .NET, JIT
+// runtimes, are not counted) and writes results.json and RESULTS.md into
+// cfg.OutDir. Only a broken setup (no valgrind, bombardier or PostgreSQL)
+// is an error before the report; an app that fails is reported so.
+func CountInstructions(ctx context.Context, cfg CountConfig) (*InstructionsReport, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	if cfg.Requests <= 0 {
+		cfg.Requests = DefaultCountRequests
+	}
+	if cfg.WarmupRequests <= 0 {
+		cfg.WarmupRequests = DefaultCountWarmup
+	}
+	if cfg.Connections <= 0 {
+		cfg.Connections = DefaultCountConnections
+	}
+	valgrind, err := exec.LookPath("valgrind")
+	if err != nil {
+		return nil, errors.New("techempower: valgrind not found (Debian: apt-get install -y valgrind)")
+	}
+	control, err := exec.LookPath("callgrind_control")
+	if err != nil {
+		return nil, errors.New("techempower: callgrind_control not found (it comes with valgrind)")
+	}
+	if _, _, err := postgres.Programs(); err != nil {
+		return nil, err
+	}
+	pin := proc.NewPinning(cfg.ServerCPUs, cfg.LoadCPUs)
+	gen, err := load.New(load.BombardierName, pin.Load)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := gen.Prepare(ctx, cfg.Root); err != nil {
+		return nil, err
+	}
+	dumps := filepath.Join(cfg.OutDir, "callgrind")
+	for _, d := range []string{dumps, filepath.Join(cfg.OutDir, "logs")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	r := &InstructionsReport{
+		Schema: InstructionsSchema, Started: time.Now().UTC(), Command: cfg.Command, Machine: machine(),
+		Valgrind: strings.TrimPrefix(stack.ToolVersion(ctx, valgrind, "--version"), "valgrind-"),
+		Requests: cfg.Requests, WarmupRequests: cfg.WarmupRequests, Connections: cfg.Connections,
+		Queries: CountQueries, Pool: cfg.Pool, Types: cfg.Types,
+	}
+	c := &countSession{cfg: &cfg, pin: pin, gen: gen, valgrind: valgrind, control: control, dumps: dumps, report: r}
+	for _, name := range cfg.Apps {
+		meta, _ := appNamed(name)
+		if meta.Stack != stack.GoName {
+			continue // JIT runtimes: callgrind counts their compiler, not a steady state
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c.app(ctx, meta)
+	}
+	r.finish()
+	if err := r.write(cfg.OutDir); err != nil {
+		return r, err
+	}
+	var failed []string
+	for _, a := range r.Apps {
+		if a.Status != "" {
+			failed = append(failed, a.Name+": "+a.Status)
+		}
+		for t, tc := range a.Types {
+			if tc.Failed != "" {
+				failed = append(failed, a.Name+" "+string(t)+": "+tc.Failed)
+			}
+		}
+	}
+	if failed != nil {
+		return r, errors.New("techempower: " + strings.Join(failed, "; "))
+	}
+	return r, nil
+}
+
+type countSession struct {
+	cfg               *CountConfig
+	pin               proc.Pinning
+	gen               load.Generator
+	valgrind, control string
+	dumps             string
+	report            *InstructionsReport
+}
+
+// app builds meta's app, starts its database and the app under
+// callgrind, and counts every type.
+func (c *countSession) app(ctx context.Context, meta App) {
+	cfg := c.cfg
+	res := &AppCount{Name: meta.Name, Label: meta.Label, Types: map[tfb.Type]*TypeCount{}}
+	c.report.Apps = append(c.report.Apps, res)
+	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, format+"\n", args...) }
+	sa := &stack.App{Name: meta.Name, StackName: meta.Stack, Stack: stack.For(meta.Stack), Dir: filepath.Join(cfg.Root, "apps", meta.Name)}
+	logf("build %s", meta.Name)
+	if err := sa.Build(ctx, cfg.Root, stack.BuildOptions{}); err != nil {
+		res.Status = "failed: build: " + lastLine([]byte(err.Error()))
+		return
+	}
+	res.Deps = sa.Deps
+	inst, err := service.Postgres{Pool: cfg.Pool}.Start(ctx, service.Setup{
+		Pin: c.pin.Server, LogPath: filepath.Join(cfg.OutDir, "logs", meta.Name+"-postgres.log"),
+	})
+	if err != nil {
+		res.Status = "failed: PostgreSQL: " + err.Error()
+		return
+	}
+	defer inst.Stop()
+	c.report.Postgres = "PostgreSQL " + inst.(*service.PostgresInstance).Server.Version
+	base := filepath.Join(c.dumps, meta.Name)
+	env := append(append(append([]string(nil), sa.Env...), inst.Env()...), "GODEBUG=asyncpreemptoff=1")
+	p, err := benchtest.StartOnFreePort(ctx, func(port int) (benchtest.Spec, error) {
+		log, err := os.Create(filepath.Join(cfg.OutDir, "logs", meta.Name+".log"))
+		if err != nil {
+			return benchtest.Spec{}, err
+		}
+		argv := append(append([]string(nil), c.pin.Server...), c.valgrind, "--tool=callgrind", "--callgrind-out-file="+base+".%p")
+		return benchtest.Spec{Name: meta.Name, Argv: append(argv, sa.Argv...), Env: env, Dir: sa.Dir, Port: port, Log: log}, nil
+	}, max(cfg.StartTimeout, 2*time.Minute))
+	if err != nil {
+		res.Status = "failed: start under callgrind: " + lastLine([]byte(err.Error()))
+		return
+	}
+	defer p.Stop()
+	defer func() {
+		files, _ := filepath.Glob(fmt.Sprintf("%s.%d*", base, p.Pid()))
+		for _, f := range files {
+			if !strings.HasSuffix(f, ".callgrind.out") {
+				os.Remove(f)
+			}
+		}
+	}()
+	logf("start  %s under callgrind (pid %d)", meta.Name, p.Pid())
+	dump := 0
+	for _, t := range cfg.Types {
+		tc := &TypeCount{}
+		res.Types[t] = tc
+		if err := c.count(ctx, p, base, &dump, t, tc); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			tc.Failed = err.Error()
+			logf("  %-9s FAILED: %s", t, err)
+			continue
+		}
+		logf("  %-9s %9.0f instructions/request (%d requests)", t, tc.PerRequest, tc.Requests)
+	}
+}
+
+// count measures type t on the running app p; dump is the number of dumps
+// p has written so far.
+func (c *countSession) count(ctx context.Context, p *benchtest.Process, base string, dump *int, t tfb.Type, tc *TypeCount) error {
+	url := p.URL() + t.Path()
+	if t == tfb.Queries || t == tfb.Updates {
+		url += itoa(CountQueries)
+	}
+	target := load.Target{URL: url, Headers: []string{"Accept: " + t.Accept()}}
+	run := func(n int) (int64, error) {
+		r, err := c.gen.Run(ctx, target, load.Options{Connections: c.cfg.Connections, Requests: int64(n), Timeout: countTimeout})
+		if err != nil {
+			return 0, err
+		}
+		f := r.Figures()
+		if f.OK != int64(n) || f.NonSuccess != 0 || f.Errors != 0 {
+			return 0, fmt.Errorf("%d of %d requests answered 2xx, %d non-2xx, %d errors", f.OK, n, f.NonSuccess, f.Errors)
+		}
+		return f.Requests, nil
+	}
+	next := func() (*callgrind.File, error) {
+		*dump++
+		return callgrind.Dump(ctx, c.control, p.Pid(), callgrind.DumpPath(base, p.Pid(), *dump), countDumpTimeout, p.Exited, proc.SetGroup)
+	}
+	if _, err := run(c.cfg.WarmupRequests); err != nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	first, err := next()
+	if err != nil {
+		return err
+	}
+	n, err := run(c.cfg.Requests)
+	if err != nil {
+		return err
+	}
+	second, err := next()
+	if err != nil {
+		return err
+	}
+	total, err := callgrind.Window(first, second)
+	if err != nil {
+		return err
+	}
+	per, err := callgrind.PerRequest(total, n)
+	if err != nil {
+		return err
+	}
+	tc.Requests, tc.Total, tc.PerRequest = n, total, per
+	// Keep the window's dump for callgrind_annotate.
+	os.Rename(callgrind.DumpPath(base, p.Pid(), *dump), base+"-"+string(t)+".callgrind.out")
+	return nil
+}
+
+// finish sets the ratios to the floor.
+func (r *InstructionsReport) finish() {
+	r.Finished = time.Now().UTC()
+	var floor *AppCount
+	for _, a := range r.Apps {
+		if a.Name == Floor {
+			floor = a
+		}
+	}
+	if floor == nil {
+		return
+	}
+	for _, a := range r.Apps {
+		if a == floor {
+			continue
+		}
+		for t, tc := range a.Types {
+			if f := floor.Types[t]; f != nil && f.PerRequest > 0 && tc.PerRequest > 0 {
+				ratio := tc.PerRequest / f.PerRequest
+				tc.RatioToFloor = &ratio
+			}
+		}
+	}
+}
+
+func (r *InstructionsReport) write(dir string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "RESULTS.md"), []byte(r.markdown()), 0o644)
+}
+
+func (r *InstructionsReport) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# TechEmpower test types, instructions per request: %s\n\n", r.Started.Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(&b, "`%s`\n\n", r.Command)
+	fmt.Fprintf(&b, "Machine: %s, %d CPUs, kernel %s; %s; valgrind %s; %s. Each Go app under callgrind with a PostgreSQL of its own (not counted); per type %d warm-up requests, then %d counted requests over %d connections (bombardier, no pipelining); queries and updates at %d queries a request; database pool %d. Cells: instructions per request, and ÷ net/http.\n\n",
+		r.Machine.CPU, r.Machine.Cores, r.Machine.Kernel, r.Machine.Go, r.Valgrind, r.Postgres,
+		r.WarmupRequests, r.Requests, r.Connections, r.Queries, r.Pool)
+	heads := make([]string, len(r.Types))
+	for i, t := range r.Types {
+		heads[i] = string(t)
+	}
+	fmt.Fprintf(&b, "| stack | %s |\n|---|%s\n", strings.Join(heads, " | "), strings.Repeat("---:|", len(heads)))
+	for _, a := range r.Apps {
+		cells := make([]string, len(r.Types))
+		for i, t := range r.Types {
+			tc := a.Types[t]
+			switch {
+			case a.Status != "":
+				cells[i] = strings.SplitN(a.Status, ":", 2)[0]
+			case tc == nil:
+			case tc.Failed != "":
+				cells[i] = "failed"
+			case a.Name == Floor:
+				cells[i] = fmt.Sprintf("%s (1)", thousands(tc.PerRequest))
+			case tc.RatioToFloor != nil:
+				cells[i] = fmt.Sprintf("%s (%.3f)", thousands(tc.PerRequest), *tc.RatioToFloor)
+			default:
+				cells[i] = thousands(tc.PerRequest)
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s |\n", a.Label, strings.Join(cells, " | "))
+	}
+	var failures []string
+	for _, a := range r.Apps {
+		if a.Status != "" {
+			failures = append(failures, fmt.Sprintf("- %s: %s", a.Label, a.Status))
+		}
+		for _, t := range r.Types {
+			if tc := a.Types[t]; tc != nil && tc.Failed != "" {
+				failures = append(failures, fmt.Sprintf("- %s, %s: %s", a.Label, t, tc.Failed))
+			}
+		}
+	}
+	if failures != nil {
+		b.WriteString("\n## Failures\n\n" + strings.Join(failures, "\n") + "\n")
+	}
+	return b.String()
+}
+
+// thousands formats n rounded, with commas.
+func thousands(n float64) string {
+	s := fmt.Sprintf("%.0f", n)
+	var out []byte
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}

@@ -1,0 +1,67 @@
+package techempower
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vireo-go/vireo/_benchmarks/internal/benchtest"
+	"github.com/vireo-go/vireo/_benchmarks/internal/tfb"
+	"github.com/vireo-go/vireo/internal/testtool"
+)
+
+// TestCountInstructionsShort counts two apps on two types with few
+// requests, under a real callgrind against a real PostgreSQL: every count
+// is a plausible figure, the floor's ratio is 1 by definition and the
+// other's is set, the Node app in the list is left out, and the report
+// names every count.
+func TestCountInstructionsShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end run skipped with -short")
+	}
+	testtool.Require(t, "valgrind")
+	testtool.Require(t, "postgres", "postgresql")
+	root, err := benchtest.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	cfg := CountConfig{
+		Config: Config{Root: root, OutDir: out, Apps: []string{"tfb-nethttp", "tfb-vireo", "tfb-nodehttp"},
+			Types: []tfb.Type{tfb.JSON, tfb.Fortunes}, Pool: 4, Command: "test"},
+		Requests: 200, WarmupRequests: 50, Connections: 4,
+	}
+	rep, err := CountInstructions(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Apps) != 2 {
+		t.Fatalf("%d apps counted, want the 2 Go apps", len(rep.Apps))
+	}
+	for _, a := range rep.Apps {
+		for _, typ := range cfg.Types {
+			tc := a.Types[typ]
+			if tc == nil || tc.Failed != "" || tc.Requests != 200 || tc.PerRequest < 5000 || tc.PerRequest > 5e6 {
+				t.Errorf("%s %s: implausible count %+v", a.Name, typ, tc)
+				continue
+			}
+			if (a.Name == Floor) != (tc.RatioToFloor == nil) {
+				t.Errorf("%s %s: ratio %v", a.Name, typ, tc.RatioToFloor)
+			}
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(out, "RESULTS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| stack | json | fortunes |", "| Vireo | ", "| net/http (floor) | "} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("RESULTS.md lacks %q:\n%s", want, md)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "callgrind", "tfb-vireo-fortunes.callgrind.out")); err != nil {
+		t.Errorf("the window's dump was not kept: %v", err)
+	}
+}
