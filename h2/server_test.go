@@ -325,7 +325,17 @@ func TestHPACKBomb(t *testing.T) {
 // flood sends frames without reading a reply until the server ends the
 // connection with ENHANCE_YOUR_CALM.
 func flood(t *testing.T, send func(*rawConn) error) {
-	ts := startServer(t, echoHandler(), true)
+	ts := httptest.NewUnstartedServer(echoHandler())
+	ts.EnableHTTP2 = true
+	// A small send buffer on the server's side too, so that what the
+	// kernel holds (megabytes on loopback, half a million acks) does not
+	// make the test long under -race on a loaded machine.
+	ts.Listener = smallSendBuffer{ts.Listener}
+	if err := MustNew().ConfigureServer(ts.Config); err != nil {
+		t.Fatal(err)
+	}
+	ts.StartTLS()
+	t.Cleanup(ts.Close)
 	c := dialRaw(t, ts)
 	done := make(chan error, 1)
 	bw := bufio.NewWriterSize(c.nc, 64<<10)
@@ -353,6 +363,17 @@ func flood(t *testing.T, send func(*rawConn) error) {
 	case <-time.After(20 * time.Second):
 		t.Fatalf("the flood was not stopped in 20 s (%d frames sent)", sent.Load())
 	}
+}
+
+// smallSendBuffer gives accepted connections a 4 KiB send buffer.
+type smallSendBuffer struct{ net.Listener }
+
+func (l smallSendBuffer) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetWriteBuffer(4096)
+	}
+	return c, err
 }
 
 func TestPingFlood(t *testing.T) {
