@@ -100,6 +100,19 @@ func fetch(t *testing.T, client *http.Client, method, url, body string) (string,
 	return string(b), resp.Header
 }
 
+// concurrently runs fn(0) to fn(n-1) at once and waits for them.
+func concurrently(n int, fn func(g int)) {
+	var wg sync.WaitGroup
+	for g := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(g)
+		}()
+	}
+	wg.Wait()
+}
+
 // TestKeptContextOverH2: a Context kept by a goroutine after its request
 // ended acts while 64 concurrent streams on the same connection reuse the
 // pooled states; it must fail with ErrContextReleased and see nothing of
@@ -142,21 +155,15 @@ func TestKeptContextOverH2(t *testing.T) {
 			}
 		}
 	}()
-	var wg sync.WaitGroup
-	for g := range 64 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 8 {
-				id := strconv.Itoa(g*100 + i)
-				body, hdr := fetch(t, client, "GET", ts.URL+"/own/"+id, "")
-				if body != "own-"+id+"-"+id || hdr.Get("X-Leak") != "" {
-					t.Errorf("/own/%s answered %q (X-Leak %q)", id, body, hdr.Get("X-Leak"))
-				}
+	concurrently(64, func(g int) {
+		for i := range 8 {
+			id := strconv.Itoa(g*100 + i)
+			body, hdr := fetch(t, client, "GET", ts.URL+"/own/"+id, "")
+			if body != "own-"+id+"-"+id || hdr.Get("X-Leak") != "" {
+				t.Errorf("/own/%s answered %q (X-Leak %q)", id, body, hdr.Get("X-Leak"))
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	close(stop)
 	if r := <-results; !r.ok() {
 		t.Errorf("the kept Context saw %+v; want ErrContextReleased and zero values", r)
@@ -216,38 +223,32 @@ func TestConcurrentStreamsIsolation(t *testing.T) {
 		c.Text(c.Param("id") + ":" + c.RequestHeader("X-Id") + ":" + string(b) + ":" + c.Values().GetString("who"))
 	})
 	ts, client, conns := oneConnClient(t, app)
-	var wg sync.WaitGroup
-	for g := range 64 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 12 {
-				if i%4 == 0 && g%4 == 0 {
-					body, _ := fetch(t, client, "GET", ts.URL+"/leave/x", "")
-					if start, ok := starts.LoadAndDelete(strings.TrimPrefix(body, "leave-")); ok {
-						close(start.(chan struct{}))
-					} else {
-						t.Errorf("/leave answered %q", body)
-					}
-					continue
+	concurrently(64, func(g int) {
+		for i := range 12 {
+			if i%4 == 0 && g%4 == 0 {
+				body, _ := fetch(t, client, "GET", ts.URL+"/leave/x", "")
+				if start, ok := starts.LoadAndDelete(strings.TrimPrefix(body, "leave-")); ok {
+					close(start.(chan struct{}))
+				} else {
+					t.Errorf("/leave answered %q", body)
 				}
-				id := strconv.Itoa(g*100 + i)
-				req, _ := http.NewRequest("POST", ts.URL+"/body/"+id, strings.NewReader(strings.Repeat(id, 50)))
-				req.Header.Set("X-Id", id)
-				resp, err := client.Do(req)
-				if err != nil {
-					t.Error(err)
-					continue
-				}
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if want := id + ":" + id + ":" + strings.Repeat(id, 50) + ":" + id; string(b) != want || resp.Header.Get("X-Leak") != "" {
-					t.Errorf("/body/%s answered %.60q (X-Leak %q)", id, b, resp.Header.Get("X-Leak"))
-				}
+				continue
 			}
-		}()
-	}
-	wg.Wait()
+			id := strconv.Itoa(g*100 + i)
+			req, _ := http.NewRequest("POST", ts.URL+"/body/"+id, strings.NewReader(strings.Repeat(id, 50)))
+			req.Header.Set("X-Id", id)
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if want := id + ":" + id + ":" + strings.Repeat(id, 50) + ":" + id; string(b) != want || resp.Header.Get("X-Leak") != "" {
+				t.Errorf("/body/%s answered %.60q (X-Leak %q)", id, b, resp.Header.Get("X-Leak"))
+			}
+		}
+	})
 	close(stop)
 	leftover.Wait()
 	if n := conns.Load(); n != 1 {
