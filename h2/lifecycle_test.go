@@ -147,6 +147,28 @@ func TestIdleTimeout(t *testing.T) {
 	}
 }
 
+// TestIdleTimeoutFromServer: without WithIdleTimeout, the http.Server's
+// IdleTimeout applies (Vireo's Listen sets 120 s).
+func TestIdleTimeoutFromServer(t *testing.T) {
+	ts := httptest.NewUnstartedServer(echoHandler())
+	ts.EnableHTTP2 = true
+	ts.Config.IdleTimeout = 300 * time.Millisecond
+	if err := MustNew().ConfigureServer(ts.Config); err != nil {
+		t.Fatal(err)
+	}
+	ts.StartTLS()
+	defer ts.Close()
+	c := dialRaw(t, ts)
+	var goAway *http2.GoAwayFrame
+	if !closedWithin(c, 5*time.Second, func(f http2.Frame) {
+		if g, ok := f.(*http2.GoAwayFrame); ok {
+			goAway = g
+		}
+	}) || goAway == nil || goAway.ErrCode != http2.ErrCodeNo {
+		t.Fatalf("GOAWAY %v: the http.Server's IdleTimeout was not applied", goAway)
+	}
+}
+
 // TestFrameTimeout: a client that trickles a frame (slowloris) is cut
 // after the frame timeout, whatever the idle timeout; a client that sends
 // whole frames with pauses longer than the frame timeout between them is
