@@ -174,7 +174,7 @@ tidy() {
 	done
 }
 
-framework() { gotest -race -count=1 ./...; }
+framework() { gotest -race -count=1 ./...; } # core's TLS, h2c, redirect and upload tests run curl and nghttp
 
 examples() { (cd _examples && gotest -race -count=1 ./...); }
 
@@ -207,6 +207,10 @@ example_api_server() { (cd _examples/api-server && go vet ./... && gotest -race 
 # headless chromium.
 h2path() { (cd h2 && go vet ./... && gotest -race -count=1 ./...); } # FuzzServeConn's seeds run here; fuzz it by hand: go test -fuzz FuzzServeConn -parallel 1
 
+# Issue 25: ACME (autocert) end to end against Let's Encrypt's Pebble,
+# which its test installs with go install and starts on loopback.
+autotls_module() { (cd autotls && go vet ./... && gotest -race -count=1 ./...); }
+
 example_observability() { (cd _examples/observability && go vet ./... && gotest -count=1 ./...); }
 
 benchmarks() {
@@ -220,10 +224,14 @@ benchmarks() {
 
 browser() { (cd _examples/mvc-todo/browsertest && go vet ./... && gotest -count=1 ./...); }
 
+# Issue 25: the WebSocket chat (its own module: coder/websocket, chromedp);
+# two headless Chromium tabs chat, a page of another origin is refused.
+example_chat() { (cd _examples/chat && go vet ./... && gotest -race -count=1 ./...); }
+
 step "go version" go_version
 step "gofmt and go vet" fmt_vet
 step "go mod tidy -diff in every module" tidy
-step "framework: go test -race ./..." framework
+step "framework: go test -race ./..." framework curl nghttp=nghttp2-client
 step "examples: cd _examples && go test -race ./..." examples
 step "WebSocket echoes through every writer (internal/wstest)" websockets
 step "sessions/redis (real redis-server, Redis Cluster, Sentinel)" sessions_redis redis-server
@@ -235,10 +243,12 @@ step "examples: realworld (RealWorld API on SQLite and PostgreSQL)" example_real
 step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)" otel
 step "h2: Vireo's own HTTP/2 path (h2spec, curl --http2, chromium, attack tests, timeouts, fuzz seeds)" h2path curl chromium
 step "validator module (go-playground/validator)" validator_module
+step "autotls: ACME against Pebble (go install), curl" autotls_module curl
 step "examples: api-server (typed handlers, OpenAPI checked by npm validators)" example_api_server node=nodejs npm
 step "examples: observability (OTLP collector stand-in, real Prometheus scraping)" example_observability
 step "benchmark suite: apps, runner, quick runs" benchmarks node=nodejs npm valgrind redis-server luajit
 step "browser test of mvc-todo (headless chromium)" browser chromium
+step "examples: chat (WebSockets, headless chromium)" example_chat chromium
 
 print_summary
 printf '\nall steps passed\n'

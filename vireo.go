@@ -253,6 +253,14 @@ func WithMinResponseRate(r DataRate) Option { return core.WithMinResponseRate(r)
 // parts); the total is the body limit.
 func WithUploadLimits(l UploadLimits) Option { return core.WithUploadLimits(l) }
 
+// WithH2C makes Listen and Serve accept HTTP/2 without TLS from clients
+// with prior knowledge, beside HTTP/1.1 (off by default).
+func WithH2C() Option { return core.WithH2C() }
+
+// RedirectHTTPS returns the handler of a plain-HTTP port that redirects
+// requests for the configured hosts to HTTPS with 308 (others get 421).
+func RedirectHTTPS(hosts ...string) http.Handler { return core.RedirectHTTPS(hosts...) }
+
 // SaveFile copies an uploaded file to dst, a path the server chooses.
 func SaveFile(fh *multipart.FileHeader, dst string) error { return core.SaveFile(fh, dst) }
 

@@ -59,6 +59,7 @@ type Application struct {
 	logger          *slog.Logger
 	bodyLimit       int64
 	uploads         UploadLimits // WithUploadLimits
+	h2c             bool         // WithH2C
 	readRate        DataRate     // WithMinRequestBodyRate
 	writeRate       DataRate     // WithMinResponseRate
 	trailingSlash   TrailingSlash

@@ -52,7 +52,7 @@ import (
 // a pooled reader would then read the next request's body).
 type bodyReader struct {
 	r      io.ReadCloser            // the server's body
-	h      http.Header              // the server's response header, for Connection: close
+	w      http.ResponseWriter      // the server's writer, for Connection: close
 	length int64                    // the announced Content-Length, -1 when unknown
 	rc     *http.ResponseController // the server's writer, for read deadlines
 	limit  int64                    // 0: none
@@ -109,9 +109,33 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 // refuse makes the body fail for its size from now on; the connection
 // closes after the answer, since the rest of the body is not read.
 func (b *bodyReader) refuse() error {
-	b.h.Set("Connection", "close")
+	closeAfterRefusal(b.w)
 	b.err = &http.MaxBytesError{Limit: b.limit}
 	return b.err
+}
+
+// closeAfterRefusal makes the server close the connection after the
+// answer to a body it stopped reading, read nothing more of it, and linger
+// before it closes. Lingering: net/http sends its FIN and waits half a
+// second before it closes, so that a client still sending the body (after
+// a 100 Continue, or chunked) reads the answer instead of losing it to the
+// reset that closing a socket with unread data sends; net/http lingers so
+// for a body cut by http.MaxBytesReader, which is the one public way to
+// ask for it: a MaxBytesReader over the server's own writer (found through
+// Unwrap) is made to hit its limit. Nothing more: net/http would read up to
+// 256 KiB of a chunked body after the handler, looking for its end; a read
+// deadline in the past stops that (restoreBody leaves it in place).
+func closeAfterRefusal(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	for {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
+	}
+	_, _ = http.MaxBytesReader(w, io.NopCloser(strings.NewReader("x")), 0).Read(make([]byte, 1))
 }
 
 // Close closes the server's body.
@@ -136,7 +160,7 @@ func (c *state) limitBody() {
 	if c.body != nil || r.Body == nil || r.Body == http.NoBody || (c.bodyLimit <= 0 && c.readRate.BytesPerSecond <= 0) {
 		return
 	}
-	c.body = &bodyReader{r: r.Body, rc: http.NewResponseController(c.writer.w), h: c.writer.w.Header(),
+	c.body = &bodyReader{r: r.Body, rc: http.NewResponseController(c.writer.w), w: c.writer.w,
 		length: r.ContentLength, limit: c.bodyLimit, rate: c.readRate}
 	c.bodyReq = r
 	r.Body = c.body
@@ -144,12 +168,12 @@ func (c *state) limitBody() {
 }
 
 // restoreBody gives the server's request its own body back (see the file
-// comment) and, when the body was not read to its end, bounds the time
-// net/http may spend reading what is left of it.
+// comment) and, when the body was neither read to its end nor refused,
+// bounds the time net/http may spend reading what is left of it.
 func (c *state) restoreBody() {
 	b := c.body
 	c.bodyReq.Body = b.r
-	if !b.eof && b.rate.BytesPerSecond > 0 {
+	if !b.eof && b.err == nil && b.rate.BytesPerSecond > 0 {
 		_ = b.rc.SetReadDeadline(time.Now().Add(b.rate.Grace))
 	}
 	c.body, c.bodyReq = nil, nil
@@ -373,22 +397,16 @@ func hasBody(r *http.Request) bool {
 }
 
 // parseForm parses the query and the form body (urlencoded, or multipart
-// within the body limit) into r.Form: 413 past the limit, 400 when
+// under the upload limits) into r.Form: 413 past a limit, 400 when
 // malformed.
 func (c *state) parseForm() error {
 	c.limitBody()
 	r := c.request
-	var err error
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "multipart/form-data" {
-		limit := c.bodyLimit
-		if limit <= 0 {
-			limit = DefaultBodyLimit
-		}
-		err = r.ParseMultipartForm(limit)
-	} else {
-		err = r.ParseForm()
+		_, err := c.multipartForm() // under the upload limits; it fills r.Form
+		return err
 	}
-	if err != nil {
+	if err := r.ParseForm(); err != nil {
 		return bodyError(err, "malformed form")
 	}
 	return nil

@@ -185,8 +185,6 @@ func (c *state) clone() *state {
 	return cp
 }
 
-func (c *state) application() *Application { return c.app }
-
 // Request returns the request. Handlers may replace it with SetRequest, for
 // example to attach a context.Context value.
 func (c Context) Request() *http.Request {
@@ -212,10 +210,6 @@ func (c *state) setRequest(r *http.Request) {
 		return // the request is never nil while the handle lives
 	}
 	c.request = r
-}
-
-func (c *state) responseWriter() http.ResponseWriter {
-	return c.out
 }
 
 // Route returns the matched route, or nil for unmatched requests.
@@ -503,8 +497,6 @@ func (c Context) Stop() {
 func (c *state) stop() {
 	c.stopped = true
 }
-
-func (c *state) isStopped() bool { return c.stopped }
 
 // StopWithStatus stops the chain and sets the status. When nothing has been
 // written, the error handler for the code runs after the chain.

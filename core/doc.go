@@ -89,6 +89,22 @@
 // hold its handler for ever; a rate cuts the latter within seconds and
 // never the former. A body below the rate fails with 408.
 //
+// TLS: ListenTLS offers HTTP/2 and HTTP/1.1 through ALPN and refuses TLS
+// below 1.2 (1.0 and 1.1 are deprecated by RFC 8996); its certificate
+// comes from files, or from the server's TLSConfig that a configure func
+// sets (Certificates or GetCertificate: the autotls module's ACME manager
+// does that). HTTP/2 without TLS (h2c) is off, as in net/http, since only
+// proxies and service meshes speak it; WithH2C turns it on beside HTTP/1.1
+// (prior knowledge only: net/http has no Upgrade: h2c). A plain-HTTP port
+// of an HTTPS site serves RedirectHTTPS, which answers 308 (the method
+// and body kept) to the same URL over HTTPS for the hosts it is given and
+// 421 for any other Host, since the client writes Host and a redirect
+// taken from it would be an open redirect. The autotls module (ACME)
+// refuses a manager without a HostPolicy, which would ask the CA for any
+// name a client sends, or without a Cache, which would ask again at every
+// start and meet the CA's rate limits. WebSocket handshakes, as
+// documented below, are accepted from the page's own origin only.
+//
 // The Context's body readers accept at most DefaultBodyLimit bytes, 4 MiB
 // (WithBodyLimit), and ReadJSON only a body sent as JSON (Content-Type
 // application/json or +json), which a cross-site HTML form cannot send;
@@ -104,8 +120,14 @@
 // total, hold at most 8 MiB of file data in memory (DefaultUploadMemory;
 // the rest goes to temporary files, removed when the request ends), accept
 // files up to the body limit and at most 100 parts (DefaultUploadParts):
-// WithUploadLimits changes them, BodyLimit raises a route's total. An
-// upload route names its files itself; the client's file name is data.
+// WithUploadLimits changes them, BodyLimit raises a route's total. The
+// limits are checked while the body is parsed: a file is refused at its
+// first byte past the file size, a form at its first part past the count
+// (a part's headers may take 16 KiB, ASP.NET Core's limit), after reading
+// at most 4 KiB more than that, and the connection is closed after the
+// 413 without reading the rest (net/http lingers half a second first, so
+// a client still sending reads the answer). An upload route names its
+// files itself; the client's file name is data.
 //
 // # Errors
 //
@@ -213,4 +235,39 @@
 // the handler returns (and at a Timeout's deadline), so a connection that
 // lives longer reads with context.WithoutCancel(ctx.Request().Context())
 // or a context of its own.
+//
+// # WebSockets
+//
+// The documented way is github.com/coder/websocket (maintained, context
+// based, net/http's upgrade path), tested through every writer of
+// Vireo's (internal/wstest) and by _examples/chat in a real browser:
+// Accept on ctx.ResponseWriter() and ctx.Request(), then serve the
+// connection in the handler until it ends:
+//
+//	app.Get("/ws", func(ctx vireo.Context) {
+//		conn, err := websocket.Accept(ctx.ResponseWriter(), ctx.Request(), nil)
+//		if err != nil {
+//			return // Accept answered (403 for another origin)
+//		}
+//		defer conn.CloseNow()
+//		rctx := ctx.Request().Context() // ends when the handler returns
+//		for {
+//			typ, msg, err := conn.Read(rctx)
+//			if err != nil {
+//				return
+//			}
+//			conn.Write(rctx, typ, msg)
+//		}
+//	})
+//
+// Accept refuses, with 403, a handshake whose Origin is not the request's
+// host: a WebSocket is not bound by CORS, so without the check any site
+// could talk to the endpoint with its visitors' cookies. Keep it; list the
+// other origins a page may come from in AcceptOptions.OriginPatterns
+// ("app.example.com", "*.example.com"), never InsecureSkipVerify. A
+// goroutine that writes while the handler reads uses the connection and
+// a context.Context, not the Context, and the handler waits for it before
+// it returns (the Context rule). http.Server.Shutdown neither closes nor
+// waits for hijacked connections: an OnShutdown hook tells them (close
+// code 1001) and waits, as the chat example's room does.
 package core

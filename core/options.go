@@ -129,3 +129,15 @@ func WithTrustedProxies(header string, networks ...string) Option {
 }
 
 type netPrefix struct{ netip.Prefix }
+
+// WithH2C makes Listen and Serve accept HTTP/2 without TLS ("h2c") from
+// clients that know the server speaks it (prior knowledge, RFC 9113
+// section 3.3), beside HTTP/1.1 on the same port: net/http's
+// http.Protocols with UnencryptedHTTP2. It is off by default, as in
+// net/http: h2c is for a server behind a proxy or in a mesh that talks
+// HTTP/2 to it over a trusted network; browsers never use it. The
+// HTTP/1.1 Upgrade: h2c path (removed from RFC 9113) is not supported by
+// net/http: such a request is answered over HTTP/1.1.
+func WithH2C() Option {
+	return func(app *Application) { app.h2c = true }
+}

@@ -21,6 +21,7 @@ package core
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -56,7 +57,7 @@ func (app *Application) Listen(addr string, configure ...func(*http.Server)) err
 	if err != nil {
 		return err
 	}
-	return app.serve(ln, "http", true, configure)
+	return app.serve(ln, true, configure, nil)
 }
 
 // Serve serves on ln until Shutdown, then returns; like http.Server.Serve
@@ -65,13 +66,13 @@ func (app *Application) Listen(addr string, configure ...func(*http.Server)) err
 // set. It returns nil after a graceful shutdown, and http.ErrServerClosed
 // when the application was shut down before it started.
 func (app *Application) Serve(ln net.Listener, configure ...func(*http.Server)) error {
-	return app.serve(ln, "http", false, configure)
+	return app.serve(ln, false, configure, nil)
 }
 
-// serve runs the server on ln, whose connections speak scheme ("https" for
-// ListenTLS's, which the startup line names), until Shutdown or, with
-// signals, SIGINT or SIGTERM, which shut it down gracefully.
-func (app *Application) serve(ln net.Listener, scheme string, signals bool, configure []func(*http.Server)) error {
+// serve runs the server on ln, over TLS when tlsf is not nil (ListenTLS),
+// until Shutdown or, with signals, SIGINT or SIGTERM, which shut it down
+// gracefully.
+func (app *Application) serve(ln net.Listener, signals bool, configure []func(*http.Server), tlsf *tlsFiles) error {
 	if err := app.Build(); err != nil {
 		ln.Close()
 		return err
@@ -83,6 +84,13 @@ func (app *Application) serve(ln net.Listener, scheme string, signals bool, conf
 		MaxHeaderBytes:    DefaultMaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(app.logger.Handler(), slog.LevelWarn),
 	}
+	if app.h2c {
+		p := new(http.Protocols)
+		p.SetHTTP1(true)
+		p.SetHTTP2(true)
+		p.SetUnencryptedHTTP2(true)
+		srv.Protocols = p
+	}
 	for _, fn := range configure {
 		fn(srv)
 	}
@@ -91,6 +99,16 @@ func (app *Application) serve(ln net.Listener, scheme string, signals bool, conf
 			ln.Close()
 			return err
 		}
+	}
+	scheme := "http"
+	if tlsf != nil {
+		cfg, err := serverTLS(srv, tlsf)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		srv.TLSConfig = cfg
+		ln, scheme = tls.NewListener(ln, cfg), "https"
 	}
 	app.serverMu.Lock()
 	if app.closed {

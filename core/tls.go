@@ -1,11 +1,19 @@
 // TLS and HTTP/2.
 //
-// ListenTLS is Listen over TLS: it loads the certificate and key, offers
-// HTTP/2 and HTTP/1.1 through ALPN (net/http serves h2 on a TLS listener
-// whose config offers it) and refuses TLS below 1.2. WithHTTP2 replaces
-// net/http's HTTP/2 with another implementation (Vireo's own is the h2
-// module, which core does not import): it is declared here as the one
-// method the server needs, installing itself on the *http.Server.
+// ListenTLS is Listen over TLS. The server's TLS configuration is made
+// after the configure funcs ran, from what they left in
+// http.Server.TLSConfig (a GetCertificate, such as an ACME manager's, see
+// the autotls module) plus the certificate and key files when they are
+// named, as http.Server.ListenAndServeTLS does; it offers HTTP/2 and
+// HTTP/1.1 through ALPN unless the configuration or http.Server.Protocols
+// says otherwise (net/http serves h2 on a TLS listener whose config offers
+// it), and refuses TLS below 1.2. A configuration without any certificate
+// is an error before the server starts.
+//
+// WithHTTP2 replaces net/http's HTTP/2 with another implementation
+// (Vireo's own is the h2 module, which core does not import): it is
+// declared here as the one method the server needs, installing itself on
+// the *http.Server.
 
 package core
 
@@ -40,26 +48,50 @@ func WithHTTP2(s HTTP2Server) Option {
 	}
 }
 
-// ListenTLS listens on addr and serves HTTPS (HTTP/2 and HTTP/1.1) with
-// the certificate and key in the PEM files certFile and keyFile, until
-// shutdown; see Serve.
+// ListenTLS listens on addr and serves HTTPS (HTTP/2 and HTTP/1.1) until
+// shutdown; see Serve. The certificate and key are the PEM files certFile
+// and keyFile, or, when both are "", what a configure func set in the
+// server's TLSConfig (Certificates or GetCertificate).
 func (app *Application) ListenTLS(addr, certFile, keyFile string, configure ...func(*http.Server)) error {
 	if err := app.Build(); err != nil {
 		return err
-	}
-	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
-	if err != nil {
-		return err
-	}
-	cfg := &tls.Config{
-		Certificates: []tls.Certificate{cert},
-		NextProtos:   []string{"h2", "http/1.1"},
-		MinVersion:   tls.VersionTLS12,
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	setTLS := func(s *http.Server) { s.TLSConfig = cfg }
-	return app.serve(tls.NewListener(ln, cfg), "https", true, append([]func(*http.Server){setTLS}, configure...))
+	return app.serve(ln, true, configure, &tlsFiles{certFile, keyFile})
+}
+
+// tlsFiles names ListenTLS's certificate and key.
+type tlsFiles struct{ cert, key string }
+
+// serverTLS returns the TLS configuration of srv: its TLSConfig (a copy)
+// with the certificate of files, TLS 1.2 at least and, when it names no
+// protocols, h2 (unless srv.Protocols leaves HTTP/2 out) and http/1.1.
+func serverTLS(srv *http.Server, files *tlsFiles) (*tls.Config, error) {
+	cfg := &tls.Config{}
+	if srv.TLSConfig != nil {
+		cfg = srv.TLSConfig.Clone()
+	}
+	if files.cert != "" || files.key != "" {
+		cert, err := tls.LoadX509KeyPair(files.cert, files.key)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Certificates = append(cfg.Certificates, cert)
+	}
+	if len(cfg.Certificates) == 0 && cfg.GetCertificate == nil && cfg.GetConfigForClient == nil {
+		return nil, errors.New("vireo: ListenTLS: no certificate: name the certificate and key files, or set Certificates or GetCertificate in the server's TLSConfig")
+	}
+	if cfg.MinVersion < tls.VersionTLS12 {
+		cfg.MinVersion = tls.VersionTLS12
+	}
+	if len(cfg.NextProtos) == 0 {
+		if srv.Protocols == nil || srv.Protocols.HTTP2() {
+			cfg.NextProtos = append(cfg.NextProtos, "h2")
+		}
+		cfg.NextProtos = append(cfg.NextProtos, "http/1.1")
+	}
+	return cfg, nil
 }

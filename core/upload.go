@@ -1,7 +1,9 @@
 // Uploads: multipart/form-data bodies with limits.
 //
 // MultipartForm parses the body once per request with net/http's
-// ParseMultipartForm, under four limits (WithUploadLimits, UploadLimits):
+// ParseMultipartForm, reading it through the upload gate (partgate.go),
+// which checks the limits (WithUploadLimits, UploadLimits) while the body
+// is parsed, so a form is refused at the first byte past one of them:
 //
 //   - the total size is the body limit (WithBodyLimit, or a route's
 //     BodyLimit): the body reader stops at it, so nothing past it is read
@@ -9,15 +11,17 @@
 //   - memory: file parts past UploadLimits.Memory bytes go to temporary
 //     files in os.TempDir (net/http's own, named by it, never by the
 //     client);
-//   - file size: a file larger than UploadLimits.FileSize fails the form;
-//   - parts: a form with more than UploadLimits.Parts parts (files and
-//     values) fails; net/http stops any form at 1000 parts as it parses.
+//   - file size: a file is refused at its UploadLimits.FileSize+1st byte;
+//   - parts: a form is refused at its UploadLimits.Parts+1st part (files
+//     and values), once that part's headers are read; a part's headers
+//     may take 16 KiB.
 //
 // Every limit answers 413 through the error model, a body that is not
 // multipart 415, a malformed one 400. The temporary files are removed when
 // the request ends, whatever the handler did with them. SaveFile copies an
 // uploaded file to a path the server chooses: the client's file name is
-// only ever data (see FileHeader.Filename), never part of a path.
+// only ever data (see FileHeader.Filename), never part of a path. FormValue,
+// PostValue and ReadForm parse a multipart body the same way.
 
 package core
 
@@ -25,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"mime/multipart"
 	"net/http"
 	"os"
@@ -69,37 +74,41 @@ func (c *state) multipartForm() (*multipart.Form, error) {
 		return r.MultipartForm, nil
 	}
 	c.limitBody()
-	lim := c.app.uploads
-	err := r.ParseMultipartForm(lim.Memory)
-	switch {
-	case errors.Is(err, http.ErrNotMultipart), errors.Is(err, http.ErrMissingBoundary):
+	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	boundary := params["boundary"]
+	if mt != "multipart/form-data" || boundary == "" || r.Body == nil || r.Body == http.NoBody {
 		return nil, NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("request body must be multipart/form-data, got %q", r.Header.Get("Content-Type")))
-	case errors.Is(err, multipart.ErrMessageTooLarge):
-		return nil, NewHTTPError(http.StatusRequestEntityTooLarge, "multipart form with too many parts or headers")
-	case err != nil:
-		return nil, bodyError(err, "malformed multipart form")
 	}
-	form := r.MultipartForm
-	parts := 0
-	for _, v := range form.Value {
-		parts += len(v)
-	}
+	lim := c.app.uploads
 	fileSize := lim.FileSize
 	if fileSize <= 0 {
 		fileSize = c.bodyLimit
 	}
-	for _, fhs := range form.File {
-		parts += len(fhs)
-		for _, fh := range fhs {
-			if fileSize > 0 && fh.Size > fileSize {
-				return nil, NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("uploaded file larger than %d bytes", fileSize))
-			}
+	body := r.Body
+	gate := newPartGate(body, boundary, fileSize, lim.Parts)
+	r.Body = io.NopCloser(gate) // what net/http's parser reads, for this call only
+	err := r.ParseMultipartForm(lim.Memory)
+	r.Body = body
+	if gate.err != nil {
+		err = gate.err // the limit's error, or the client body's, as the gate saw it
+	}
+	if err != nil {
+		closeAfterRefusal(c.writer.w) // the rest of the body is not read
+		if c.body != nil && c.body.err == nil {
+			c.body.err = err // nor read by anyone else
 		}
 	}
-	if parts > lim.Parts {
-		return nil, NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("multipart form with more than %d parts", lim.Parts))
+	var he *HTTPError
+	switch {
+	case err == nil:
+		return r.MultipartForm, nil
+	case errors.As(err, &he):
+		return nil, he
+	case errors.Is(err, multipart.ErrMessageTooLarge):
+		return nil, NewHTTPError(http.StatusRequestEntityTooLarge, "multipart form with too many parts or headers")
+	default:
+		return nil, bodyError(err, "malformed multipart form")
 	}
-	return form, nil
 }
 
 func (c *state) formFile(name string) (*multipart.FileHeader, error) {

@@ -55,7 +55,7 @@ func TestChromiumLoadsPageOverH2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("Chromium: not in -short")
 	}
-	chromium := testtool.Require(t, "chromium", "chromium")
+	chromium := testtool.Chromium(t)
 	dir := t.TempDir()
 	img := image.NewRGBA(image.Rect(0, 0, 37, 11))
 	for x := range 37 {
@@ -86,7 +86,7 @@ func TestChromiumLoadsPageOverH2(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}
-	addr, _ := listenTLS(t, app, onThisPath)
+	addr, _, _ := listenTLS(t, app, onThisPath)
 
 	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",

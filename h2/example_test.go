@@ -9,8 +9,9 @@ import (
 	"github.com/vireo-go/vireo/h2"
 )
 
-// Configure hands a server's HTTP/2 connections to Vireo's path; with core
-// it is app.ListenTLS(addr, certFile, keyFile, h2.MustNew().Configure).
+// ConfigureServer hands a plain http.Server's HTTP/2 connections to this
+// path; a Vireo application chooses it with the option
+// vireo.New(vireo.WithHTTP2(h2.MustNew())) instead.
 func ExampleServer_ConfigureServer() {
 	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "hello over "+r.Proto)

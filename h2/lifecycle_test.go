@@ -3,29 +3,22 @@ package h2
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
 	"io"
 	"log/slog"
-	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/internal/testcert"
 	"github.com/vireo-go/vireo/internal/testtool"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
@@ -225,33 +218,12 @@ func TestFrameTimeout(t *testing.T) {
 	}
 }
 
-// selfSignedFiles writes a certificate for 127.0.0.1 and its key.
-func selfSignedFiles(t testing.TB) (certFile, keyFile string) {
+// listenTLS runs app.ListenTLS on a free port with a self-signed
+// certificate until the test ends; it returns the address, a pool
+// trusting the certificate and ListenTLS's result.
+func listenTLS(t testing.TB, app *core.Application, configure ...func(*http.Server)) (string, *x509.CertPool, <-chan error) {
 	t.Helper()
-	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, DNSNames: []string{"localhost"},
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, _ := x509.MarshalECPrivateKey(key)
-	dir := t.TempDir()
-	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
-	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
-	return certFile, keyFile
-}
-
-// listenTLS runs app.ListenTLS on a free port until the test ends; it
-// returns the address and ListenTLS's result.
-func listenTLS(t testing.TB, app *core.Application, configure ...func(*http.Server)) (string, <-chan error) {
-	t.Helper()
-	certFile, keyFile := selfSignedFiles(t)
+	certFile, keyFile, pool := testcert.Write(t, t.TempDir())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -264,12 +236,12 @@ func listenTLS(t testing.TB, app *core.Application, configure ...func(*http.Serv
 	for i := 0; i < 200; i++ {
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
-			return addr, errc
+			return addr, pool, errc
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatal("ListenTLS did not start")
-	return "", nil
+	return "", nil, nil
 }
 
 // serverSettings reads frames until the server's SETTINGS and returns the
@@ -301,7 +273,7 @@ func TestGracefulShutdown(t *testing.T) {
 		c.Text("long done")
 	})
 	app.Get("/hello", func(c core.Context) { c.Text("hello") })
-	addr, errc := listenTLS(t, app)
+	addr, _, errc := listenTLS(t, app)
 
 	c := dialTLS(t, addr)
 	io.WriteString(c.nc, preface)
@@ -369,7 +341,7 @@ func TestGracefulShutdown(t *testing.T) {
 // implementation is refused, and the application does not start.
 func TestWithHTTP2Refused(t *testing.T) {
 	app := core.New(core.WithStartupOutput(nil), core.WithHTTP2(MustNew()))
-	certFile, keyFile := selfSignedFiles(t)
+	certFile, keyFile, _ := testcert.Write(t, t.TempDir())
 	other := func(hs *http.Server) {
 		hs.TLSNextProto = map[string]func(*http.Server, *tls.Conn, http.Handler){"h2": func(*http.Server, *tls.Conn, http.Handler) {}}
 	}

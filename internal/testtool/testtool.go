@@ -142,6 +142,22 @@ func Require(t testing.TB, program string, packages ...string) string {
 	return ""
 }
 
+// Chromium returns the browser for a headless-browser test: $CHROME_PATH,
+// else chromium, chromium-browser or google-chrome on PATH, else Debian's
+// chromium package as Require installs it.
+func Chromium(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("CHROME_PATH"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return Require(t, "chromium")
+}
+
 // Want is Require for a test that also checks what its code does without
 // the program (a runner that reports a stack as skipped): it returns the
 // program's path, or the reason it cannot be had for the test to go on

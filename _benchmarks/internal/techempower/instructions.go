@@ -10,8 +10,10 @@
 // data on the server CPUs (it runs natively and is not counted), the app
 // started under `valgrind --tool=callgrind` on the server CPUs with
 // GODEBUG=asyncpreemptoff=1 (callgrind aborts on the signals of Go's
-// asynchronous preemption); then for each type in turn WarmupRequests
-// requests with bombardier, a dump (`callgrind_control -d`, which also
+// asynchronous preemption); WarmupRequests requests of every type (pools
+// filled, templates and the heap grown, so that the first type counted is
+// not the one that pays for them); then for each type in turn
+// WarmupRequests requests with bombardier, a dump (`callgrind_control -d`, which also
 // zeroes the counters), Requests requests, a second dump. The second dump
 // holds exactly the measured window (callgrind.Window checks that the two
 // are consecutive); its instructions divided by the requests is the
@@ -249,6 +251,14 @@ func (c *countSession) app(ctx context.Context, meta App) {
 		}
 	}()
 	logf("start  %s under callgrind (pid %d)", meta.Name, p.Pid())
+	for _, t := range cfg.Types {
+		if err := c.warm(ctx, p, t); err != nil {
+			if ctx.Err() == nil {
+				res.Status = "failed: warm-up of " + string(t) + ": " + err.Error()
+			}
+			return
+		}
+	}
 	dump := 0
 	for _, t := range cfg.Types {
 		tc := &TypeCount{}
@@ -265,30 +275,40 @@ func (c *countSession) app(ctx context.Context, meta App) {
 	}
 }
 
-// count measures type t on the running app p; dump is the number of dumps
-// p has written so far.
-func (c *countSession) count(ctx context.Context, p *benchtest.Process, base string, dump *int, t tfb.Type, tc *TypeCount) error {
+// load sends n requests of type t to p; any that did not answer 2xx is an
+// error. It returns the requests sent.
+func (c *countSession) load(ctx context.Context, p *benchtest.Process, t tfb.Type, n int) (int64, error) {
 	url := p.URL() + t.Path()
 	if t == tfb.Queries || t == tfb.Updates {
 		url += itoa(CountQueries)
 	}
 	target := load.Target{URL: url, Headers: []string{"Accept: " + t.Accept()}}
-	run := func(n int) (int64, error) {
-		r, err := c.gen.Run(ctx, target, load.Options{Connections: c.cfg.Connections, Requests: int64(n), Timeout: countTimeout})
-		if err != nil {
-			return 0, err
-		}
-		f := r.Figures()
-		if f.OK != int64(n) || f.NonSuccess != 0 || f.Errors != 0 {
-			return 0, fmt.Errorf("%d of %d requests answered 2xx, %d non-2xx, %d errors", f.OK, n, f.NonSuccess, f.Errors)
-		}
-		return f.Requests, nil
+	r, err := c.gen.Run(ctx, target, load.Options{Connections: c.cfg.Connections, Requests: int64(n), Timeout: countTimeout})
+	if err != nil {
+		return 0, err
 	}
+	f := r.Figures()
+	if f.OK != int64(n) || f.NonSuccess != 0 || f.Errors != 0 {
+		return 0, fmt.Errorf("%d of %d requests answered 2xx, %d non-2xx, %d errors", f.OK, n, f.NonSuccess, f.Errors)
+	}
+	return f.Requests, nil
+}
+
+// warm sends the warm-up requests of t, not counted.
+func (c *countSession) warm(ctx context.Context, p *benchtest.Process, t tfb.Type) error {
+	_, err := c.load(ctx, p, t, c.cfg.WarmupRequests)
+	return err
+}
+
+// count measures type t on the running app p; dump is the number of dumps
+// p has written so far.
+func (c *countSession) count(ctx context.Context, p *benchtest.Process, base string, dump *int, t tfb.Type, tc *TypeCount) error {
+	run := func(n int) (int64, error) { return c.load(ctx, p, t, n) }
 	next := func() (*callgrind.File, error) {
 		*dump++
 		return callgrind.Dump(ctx, c.control, p.Pid(), callgrind.DumpPath(base, p.Pid(), *dump), countDumpTimeout, p.Exited, proc.SetGroup)
 	}
-	if _, err := run(c.cfg.WarmupRequests); err != nil {
+	if err := c.warm(ctx, p, t); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	first, err := next()
@@ -357,9 +377,9 @@ func (r *InstructionsReport) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# TechEmpower test types, instructions per request: %s\n\n", r.Started.Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(&b, "`%s`\n\n", r.Command)
-	fmt.Fprintf(&b, "Machine: %s, %d CPUs, kernel %s; %s; valgrind %s; %s. Each Go app under callgrind with a PostgreSQL of its own (not counted); per type %d warm-up requests, then %d counted requests over %d connections (bombardier, no pipelining); queries and updates at %d queries a request; database pool %d. Cells: instructions per request, and ÷ net/http.\n\n",
+	fmt.Fprintf(&b, "Machine: %s, %d CPUs, kernel %s; %s; valgrind %s; %s. Each Go app under callgrind with a PostgreSQL of its own (not counted); %d warm-up requests of every type first, then per type %d warm-up requests again and %d counted requests over %d connections (bombardier, no pipelining); queries and updates at %d queries a request; database pool %d. Cells: instructions per request, and ÷ net/http.\n\n",
 		r.Machine.CPU, r.Machine.Cores, r.Machine.Kernel, r.Machine.Go, r.Valgrind, r.Postgres,
-		r.WarmupRequests, r.Requests, r.Connections, r.Queries, r.Pool)
+		r.WarmupRequests, r.WarmupRequests, r.Requests, r.Connections, r.Queries, r.Pool)
 	heads := make([]string, len(r.Types))
 	for i, t := range r.Types {
 		heads[i] = string(t)

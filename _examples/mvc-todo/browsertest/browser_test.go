@@ -33,19 +33,6 @@ import (
 	"github.com/vireo-go/vireo/internal/testtool"
 )
 
-// findChromium returns the browser to drive, or "" when there is none.
-func findChromium() string {
-	if p := os.Getenv("CHROME_PATH"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
 // startApp builds the example and runs it on a free loopback port
 // (ADDR=127.0.0.1:0; the port is read from its startup line). The server
 // is stopped with SIGINT at cleanup, and must exit cleanly.
@@ -120,10 +107,7 @@ const readTodos = `Array.from(document.querySelectorAll('li.todo')).map(li => ({
 }))`
 
 func TestTodoInBrowser(t *testing.T) {
-	chrome := findChromium()
-	if chrome == "" {
-		chrome = testtool.Require(t, "chromium") // Debian's package, or CHROME_PATH
-	}
+	chrome := testtool.Chromium(t) // CHROME_PATH, on PATH, or Debian's package
 	base := startApp(t)
 	shots := screenshotDir(t)
 
