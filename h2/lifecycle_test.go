@@ -354,6 +354,20 @@ func TestWithHTTP2Refused(t *testing.T) {
 	}
 }
 
+// h2cMaxStreams opens a cleartext prior-knowledge connection to addr and
+// returns the SETTINGS_MAX_CONCURRENT_STREAMS the server sends.
+func h2cMaxStreams(t *testing.T, addr string) (uint32, bool) {
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	c := &rawConn{t: t, nc: nc, fr: http2.NewFramer(nc, nc)}
+	io.WriteString(nc, preface)
+	c.fr.WriteSettings()
+	return c.serverSetting(http2.SettingMaxConcurrentStreams)
+}
+
 // TestPriorKnowledgeH2C: with Protocols enabling UnencryptedHTTP2, the
 // cleartext connections that start with the preface are served by this
 // path (its SETTINGS), by Go's client and by curl --http2-prior-knowledge,
@@ -368,17 +382,7 @@ func TestPriorKnowledgeH2C(t *testing.T) {
 	}
 	ts.Start()
 	defer ts.Close()
-	addr := ts.Listener.Addr().String()
-
-	nc, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	c := &rawConn{t: t, nc: nc, fr: http2.NewFramer(nc, nc)}
-	io.WriteString(nc, preface)
-	c.fr.WriteSettings()
-	if v, ok := c.serverSetting(http2.SettingMaxConcurrentStreams); !ok || v != 77 {
+	if v, ok := h2cMaxStreams(t, ts.Listener.Addr().String()); !ok || v != 77 {
 		t.Fatalf("prior-knowledge h2c: SETTINGS_MAX_CONCURRENT_STREAMS %d %v, want 77 (this path)", v, ok)
 	}
 

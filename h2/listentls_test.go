@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/vireo-go/vireo/core"
-	"golang.org/x/net/http2"
 )
 
 // TestListenTLSServesOwnPath: core's ListenTLS with WithHTTP2 hands its h2
@@ -57,15 +56,7 @@ func TestWithH2CServesOwnPath(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- app.Serve(ln) }()
 	defer func() { app.Shutdown(context.Background()); <-done }()
-	nc, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	c := &rawConn{t: t, nc: nc, fr: http2.NewFramer(nc, nc)}
-	io.WriteString(nc, preface)
-	c.fr.WriteSettings()
-	if v, ok := c.serverSetting(http2.SettingMaxConcurrentStreams); !ok || v != 77 {
+	if v, ok := h2cMaxStreams(t, ln.Addr().String()); !ok || v != 77 {
 		t.Fatalf("WithH2C and WithHTTP2: SETTINGS_MAX_CONCURRENT_STREAMS %d %v, want 77 (this server)", v, ok)
 	}
 }
