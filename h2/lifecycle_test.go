@@ -11,9 +11,12 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -260,80 +263,122 @@ func (c *rawConn) serverSetting(id http2.SettingID) (uint32, bool) {
 }
 
 // TestGracefulShutdown: an application serving with WithHTTP2 shuts down
-// with a stream in flight: the connection gets GOAWAY NO_ERROR naming
-// that stream, a stream opened after it is refused, the one in flight
-// completes, then the connection closes and Shutdown returns.
+// (by Shutdown, and by SIGINT through ListenTLS's signal path) with a
+// stream in flight: the connection gets GOAWAY NO_ERROR naming that
+// stream, a stream opened after it is refused, the one in flight
+// completes, then the connection closes and ListenTLS returns.
 func TestGracefulShutdown(t *testing.T) {
-	release := make(chan struct{})
-	started := make(chan struct{}, 1)
-	app := core.New(core.WithStartupOutput(nil), core.WithLogger(slog.New(slog.DiscardHandler)), core.WithHTTP2(MustNew(WithMaxConcurrentStreams(77))))
-	app.Get("/long", func(c core.Context) {
-		started <- struct{}{}
-		<-release
-		c.Text("long done")
-	})
-	app.Get("/hello", func(c core.Context) { c.Text("hello") })
-	addr, _, errc := listenTLS(t, app)
+	tests := []struct {
+		name string
+		// stop starts the shutdown; it returns the channel of what it
+		// returns, and is called until GOAWAY arrived or done closes.
+		stop func(app *core.Application, listenErr <-chan error, done <-chan struct{}) <-chan error
+	}{
+		{"Shutdown", func(app *core.Application, _ <-chan error, _ <-chan struct{}) <-chan error {
+			shut := make(chan error, 1)
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				shut <- app.Shutdown(ctx)
+			}()
+			return shut
+		}},
+		{"SIGINT", func(_ *core.Application, listenErr <-chan error, done <-chan struct{}) <-chan error {
+			// The test's own handler keeps the process alive whether or
+			// not ListenTLS's is installed yet; SIGINT until GOAWAY.
+			mine := make(chan os.Signal, 1)
+			signal.Notify(mine, syscall.SIGINT)
+			go func() {
+				defer func() {
+					time.Sleep(200 * time.Millisecond) // the last one delivered
+					signal.Stop(mine)
+				}()
+				for {
+					syscall.Kill(syscall.Getpid(), syscall.SIGINT)
+					select {
+					case <-done:
+						return
+					case <-time.After(100 * time.Millisecond):
+					}
+				}
+			}()
+			return listenErr
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			release := make(chan struct{})
+			started := make(chan struct{}, 1)
+			app := core.New(core.WithStartupOutput(nil), core.WithLogger(slog.New(slog.DiscardHandler)), core.WithHTTP2(MustNew(WithMaxConcurrentStreams(77))))
+			app.Get("/long", func(c core.Context) {
+				started <- struct{}{}
+				<-release
+				c.Text("long done")
+			})
+			app.Get("/hello", func(c core.Context) { c.Text("hello") })
+			addr, _, errc := listenTLS(t, app)
 
-	c := dialTLS(t, addr)
-	io.WriteString(c.nc, preface)
-	c.fr.WriteSettings()
-	c.fr.WriteSettingsAck()
-	if v, ok := c.serverSetting(http2.SettingMaxConcurrentStreams); !ok || v != 77 {
-		t.Fatalf("SETTINGS_MAX_CONCURRENT_STREAMS %d %v: ListenTLS did not serve through h2 (want 77)", v, ok)
-	}
-	c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: c.headerBlock("/long"), EndHeaders: true, EndStream: true})
-	<-started
+			c := dialTLS(t, addr)
+			io.WriteString(c.nc, preface)
+			c.fr.WriteSettings()
+			c.fr.WriteSettingsAck()
+			if v, ok := c.serverSetting(http2.SettingMaxConcurrentStreams); !ok || v != 77 {
+				t.Fatalf("SETTINGS_MAX_CONCURRENT_STREAMS %d %v: ListenTLS did not serve through h2 (want 77)", v, ok)
+			}
+			c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: c.headerBlock("/long"), EndHeaders: true, EndStream: true})
+			<-started
 
-	shut := make(chan error, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		shut <- app.Shutdown(ctx)
-	}()
-	var goAway *http2.GoAwayFrame
-	if !c.until(func(f http2.Frame) bool { goAway, _ = f.(*http2.GoAwayFrame); return goAway != nil }) {
-		t.Fatal("no GOAWAY on shutdown")
-	}
-	if goAway.ErrCode != http2.ErrCodeNo || goAway.LastStreamID != 1 {
-		t.Fatalf("GOAWAY %v last stream %d, want NO_ERROR and 1", goAway.ErrCode, goAway.LastStreamID)
-	}
-	c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 3, BlockFragment: c.headerBlock("/hello"), EndHeaders: true, EndStream: true})
-	var refused bool
-	if !c.until(func(f http2.Frame) bool {
-		r, ok := f.(*http2.RSTStreamFrame)
-		refused = ok && r.StreamID == 3 && r.ErrCode == http2.ErrCodeRefusedStream
-		return ok
-	}) || !refused {
-		t.Fatal("a stream opened after GOAWAY was not refused with REFUSED_STREAM")
-	}
-	select {
-	case err := <-shut:
-		t.Fatalf("Shutdown returned (%v) while a stream was in flight", err)
-	case <-time.After(100 * time.Millisecond):
-	}
-	close(release)
-	var body string
-	if !c.until(func(f http2.Frame) bool {
-		if d, ok := f.(*http2.DataFrame); ok && d.StreamID == 1 {
-			body += string(d.Data())
-			return d.StreamEnded()
-		}
-		return false
-	}) || body != "long done" {
-		t.Fatalf("the stream in flight: %q, want \"long done\"", body)
-	}
-	if !closedWithin(c, 10*time.Second, nil) {
-		t.Fatal("the connection stayed open after its last stream")
-	}
-	if err := <-shut; err != nil {
-		t.Errorf("Shutdown: %v", err)
-	}
-	if err := <-errc; err != nil {
-		t.Errorf("ListenTLS: %v", err)
-	}
-	if _, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-		t.Error("the listener still accepts after shutdown")
+			gotGoAway := make(chan struct{})
+			shut := tt.stop(app, errc, gotGoAway)
+			var goAway *http2.GoAwayFrame
+			ok := c.until(func(f http2.Frame) bool { goAway, _ = f.(*http2.GoAwayFrame); return goAway != nil })
+			close(gotGoAway)
+			if !ok {
+				t.Fatal("no GOAWAY on shutdown")
+			}
+			if goAway.ErrCode != http2.ErrCodeNo || goAway.LastStreamID != 1 {
+				t.Fatalf("GOAWAY %v last stream %d, want NO_ERROR and 1", goAway.ErrCode, goAway.LastStreamID)
+			}
+			c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 3, BlockFragment: c.headerBlock("/hello"), EndHeaders: true, EndStream: true})
+			var refused bool
+			if !c.until(func(f http2.Frame) bool {
+				r, ok := f.(*http2.RSTStreamFrame)
+				refused = ok && r.StreamID == 3 && r.ErrCode == http2.ErrCodeRefusedStream
+				return ok
+			}) || !refused {
+				t.Fatal("a stream opened after GOAWAY was not refused with REFUSED_STREAM")
+			}
+			select {
+			case err := <-shut:
+				t.Fatalf("the shutdown ended (%v) while a stream was in flight", err)
+			case <-time.After(100 * time.Millisecond):
+			}
+			close(release)
+			var body string
+			if !c.until(func(f http2.Frame) bool {
+				if d, ok := f.(*http2.DataFrame); ok && d.StreamID == 1 {
+					body += string(d.Data())
+					return d.StreamEnded()
+				}
+				return false
+			}) || body != "long done" {
+				t.Fatalf("the stream in flight: %q, want \"long done\"", body)
+			}
+			if !closedWithin(c, 10*time.Second, nil) {
+				t.Fatal("the connection stayed open after its last stream")
+			}
+			if err := <-shut; err != nil {
+				t.Errorf("the shutdown: %v", err)
+			}
+			if shut != errc {
+				if err := <-errc; err != nil {
+					t.Errorf("ListenTLS: %v", err)
+				}
+			}
+			if _, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+				t.Error("the listener still accepts after shutdown")
+			}
+		})
 	}
 }
 
