@@ -48,7 +48,9 @@
 // the signal path of Listen and ListenTLS), every connection sends GOAWAY
 // NO_ERROR with the last stream it accepted, refuses later streams with
 // RST_STREAM REFUSED_STREAM, lets the open ones finish and then closes;
-// http.Server.Shutdown returns when the last one has.
+// http.Server.Shutdown returns when the last one has (or its context
+// ends, leaving the streams running, as net/http's HTTP/2 does), and
+// http.Server.Close ends them at once.
 //
 // What it does not do: server push (SETTINGS_ENABLE_PUSH 0, Pusher
 // returns http.ErrNotSupported), the h2c upgrade from HTTP/1.1 (removed by
