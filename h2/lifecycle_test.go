@@ -565,3 +565,28 @@ func TestHandshakeJudgesArrival(t *testing.T) {
 		t.Fatal("no answer on stream 3")
 	}
 }
+
+// TestServerCloseEndsStreams: http.Server.Close ends this path's
+// connections at once, and the handlers' contexts with them.
+func TestServerCloseEndsStreams(t *testing.T) {
+	canceled := make(chan struct{})
+	started := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-r.Context().Done()
+		close(canceled)
+	})
+	ts := startServer(t, h, true)
+	c := dialRaw(t, ts)
+	c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: c.headerBlock("/"), EndHeaders: true, EndStream: true})
+	<-started
+	ts.Config.Close()
+	if !closedWithin(c, 5*time.Second, nil) {
+		t.Fatal("the connection stayed open after http.Server.Close")
+	}
+	select {
+	case <-canceled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler's context was not canceled")
+	}
+}
