@@ -590,3 +590,62 @@ func TestServerCloseEndsStreams(t *testing.T) {
 		t.Fatal("the handler's context was not canceled")
 	}
 }
+
+// TestStreamDeadlines: http.ResponseController's read and write deadlines
+// work per stream (core's data-rate limits use them): a body that does not
+// come fails the handler's read with os.ErrDeadlineExceeded, an answer
+// the client's window holds back is reset at the write deadline, and the
+// connection serves on.
+func TestStreamDeadlines(t *testing.T) {
+	readErr := make(chan error, 1)
+	writeErr := make(chan error, 1)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/read", func(w http.ResponseWriter, r *http.Request) {
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		_, err := io.ReadAll(r.Body)
+		readErr <- err
+		w.WriteHeader(http.StatusRequestTimeout)
+	})
+	mux.HandleFunc("/write", func(w http.ResponseWriter, r *http.Request) {
+		http.NewResponseController(w).SetWriteDeadline(time.Now().Add(200 * time.Millisecond))
+		_, err := w.Write(bytes.Repeat([]byte("x"), 300_000))
+		writeErr <- err
+	})
+	mux.HandleFunc("/hello", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello") })
+	ts := startServer(t, mux, true)
+	c := dialRaw(t, ts)
+	c.fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1000})
+	c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: c.requestBlock("POST", "/read"), EndHeaders: true})
+	c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 3, BlockFragment: c.headerBlock("/write"), EndHeaders: true, EndStream: true})
+	for name, ch := range map[string]chan error{"read": readErr, "write": writeErr} {
+		select {
+		case err := <-ch:
+			if err == nil || name == "read" && !errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Errorf("%s past its deadline: %v", name, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the %s deadline did not fire", name)
+		}
+	}
+	var status string
+	var reset bool
+	c.until(func(f http2.Frame) bool {
+		switch f := f.(type) {
+		case *http2.MetaHeadersFrame:
+			if f.StreamID == 1 {
+				status = f.PseudoValue("status")
+			}
+		case *http2.RSTStreamFrame:
+			reset = reset || f.StreamID == 3 && f.ErrCode == http2.ErrCodeInternal
+		}
+		return status != "" && reset
+	})
+	if status != "408" || !reset {
+		t.Fatalf("stream 1 status %q (want 408), stream 3 reset %v (want RST_STREAM INTERNAL_ERROR)", status, reset)
+	}
+	c.fr.WriteWindowUpdate(0, 1<<20)
+	c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 5, BlockFragment: c.headerBlock("/hello"), EndHeaders: true, EndStream: true})
+	if !c.until(func(f http2.Frame) bool { d, ok := f.(*http2.DataFrame); return ok && d.StreamID == 5 }) {
+		t.Fatal("the connection does not serve after the deadlines")
+	}
+}

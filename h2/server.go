@@ -44,6 +44,12 @@
 //     idle connection does meet); Kestrel bounds request headers by
 //     RequestHeadersTimeout, 30 s.
 //
+// Per stream, http.ResponseController's SetReadDeadline (the body's reads
+// fail with os.ErrDeadlineExceeded) and SetWriteDeadline (the stream is
+// reset when its answer is not complete by then) work as with net/http's
+// HTTP/2, so core's data-rate limits (WithMinRequestBodyRate,
+// WithMinResponseRate) bound a trickling or non-reading client here too.
+//
 // Graceful shutdown: when the http.Server shuts down (Vireo's Shutdown, or
 // the signal path of Listen and ListenTLS), every connection sends GOAWAY
 // NO_ERROR with the last stream it accepted, refuses later streams with

@@ -34,6 +34,9 @@ type stream struct {
 	contentLength int64 // declared by the client, -1 when not
 	received      int64 // reader goroutine only
 
+	// handler goroutine only (http.ResponseController)
+	readTimer, writeTimer *time.Timer
+
 	// under c.mu
 	sendWindow int64
 	inflow     int64
@@ -50,6 +53,29 @@ func (st *stream) abort(err error) {
 	}
 	st.body.abort(err)
 	st.cancel()
+}
+
+// setDeadline arms *tm to run fire at t (zero: disarms it; past: fires
+// now); one timer per kind and stream, reset rather than remade.
+func (st *stream) setDeadline(tm **time.Timer, t time.Time, fire func()) {
+	if t.IsZero() {
+		if *tm != nil {
+			(*tm).Stop()
+		}
+		return
+	}
+	d := time.Until(t)
+	switch {
+	case d <= 0:
+		if *tm != nil {
+			(*tm).Stop()
+		}
+		fire()
+	case *tm == nil:
+		*tm = time.AfterFunc(d, fire)
+	default:
+		(*tm).Reset(d)
+	}
 }
 
 // connectionHeaders are the fields RFC 9113 8.2.2 forbids in HTTP/2.
@@ -177,6 +203,12 @@ func (c *conn) handlerDone(st *stream, w *responseWriter) {
 		c.resetStream(st.id, http2.ErrCodeInternal)
 	} else {
 		w.finish()
+	}
+	if st.readTimer != nil {
+		st.readTimer.Stop()
+	}
+	if st.writeTimer != nil { // after finish: its last flush is under the deadline too
+		st.writeTimer.Stop()
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
