@@ -75,6 +75,9 @@ type (
 	// RegistrationError is what Build reports for each route, option,
 	// view engine or controller it refuses.
 	RegistrationError = core.RegistrationError
+	// RegistrationErrors is the error Build returns: the list of every
+	// RegistrationError of the application.
+	RegistrationErrors = core.RegistrationErrors
 	// Option configures an Application.
 	Option = core.Option
 	// TrailingSlash is the policy for paths that differ from a route only
@@ -108,7 +111,7 @@ type (
 	// and panic answer included (Context.OnDone).
 	DoneHook = core.DoneHook
 	// TimeoutResponse is the answer sent when a handler overruns the
-	// deadline of WithRequestTimeout or Context.NextWithTimeout.
+	// deadline of middleware.Timeout (Context.NextWithTimeout).
 	TimeoutResponse = core.TimeoutResponse
 	// RouteParam is one parameter of a route pattern, as Route.Params and
 	// Router.Params report it.
@@ -226,11 +229,6 @@ func WrapHandler(h http.Handler) Handler { return core.WrapHandler(h) }
 // the rest of the chain runs inside it, with its request and writer.
 func WrapMiddleware(mw func(http.Handler) http.Handler) Handler { return core.WrapMiddleware(mw) }
 
-// RequestLogger returns middleware that logs one line per request (method,
-// path, status, bytes, duration, client) at Info level; nil means
-// slog.Default().
-func RequestLogger(logger *slog.Logger) Handler { return core.RequestLogger(logger) }
-
 // WithLogger sets the logger for errors and panics (default
 // slog.Default()).
 func WithLogger(l *slog.Logger) Option { return core.WithLogger(l) }
@@ -299,10 +297,6 @@ func WithShutdownTimeout(d time.Duration) Option { return core.WithShutdownTimeo
 // WithHTTP2 serves HTTP/2 with s (for example h2.MustNew(), Vireo's own
 // HTTP/2 server) instead of net/http's.
 func WithHTTP2(s HTTP2Server) Option { return core.WithHTTP2(s) }
-
-// WithRequestTimeout gives every request a deadline of d: a handler still
-// running after d has its writes refused and the client gets 503.
-func WithRequestTimeout(d time.Duration) Option { return core.WithRequestTimeout(d) }
 
 // WithValidator sets the Validator run by ReadJSON, ReadXML, ReadForm and
 // mvc body binding.

@@ -41,7 +41,7 @@ type Application struct {
 	trees            []methodTree // every method's tree, for 405 and OPTIONS
 	methodRoots      [7]*node     // the standard methods' trees, by methodSlot
 	routes           []*Route
-	errs             []error
+	errs             RegistrationErrors
 	errorParties     []*Router
 	onError          func(Context, error) // OnError; nil: the default page
 	onErrorChain     []Handler            // the root's middleware, then onError: for unmatched requests
@@ -184,8 +184,8 @@ func (app *Application) tree(method string, create bool) *node {
 }
 
 // Build assembles the middleware chain of every route and prepares the
-// context pool. It returns every registration error (each a
-// *RegistrationError), joined; an application with errors answers every
+// context pool. It returns every registration error as one
+// RegistrationErrors list (nil when there is none); an application with errors answers every
 // request with 500 and logs the errors once. ServeHTTP and Listen call it
 // once; calling it earlier surfaces errors at startup.
 func (app *Application) Build() error {
@@ -226,11 +226,11 @@ func (app *Application) Build() error {
 				app.recordError("", "", app.openapi.err)
 			}
 		}
-		app.buildErr = errors.Join(app.errs...)
+		app.buildErr = app.registrationErrors()
 		app.failed = app.buildErr != nil
 		app.built.Store(true)
 	})
-	return errors.Join(app.errs...)
+	return app.registrationErrors()
 }
 
 // ServeHTTP serves a request: router middleware, routing, the matched
@@ -292,8 +292,7 @@ func (app *Application) done(c *state) {
 // response a 500 with the panic as its internal cause. It reports false
 // when the connection must be aborted instead (http.ErrAbortHandler, or part
 // of the response already out: a well-formed end would pass the truncated
-// body off as whole). RequestLogger calls it too, so that its line counts
-// the 500 page.
+// body off as whole).
 func (app *Application) recovered(c *state, rec any) bool {
 	if rec == http.ErrAbortHandler {
 		return false

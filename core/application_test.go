@@ -306,25 +306,6 @@ func TestRouteAfterBuildRefused(t *testing.T) {
 	}
 }
 
-func TestRequestLoggerLogsPanics(t *testing.T) {
-	var logs bytes.Buffer
-	app := quietApp()
-	app.UseBeforeRouting(RequestLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	app.Get("/panic", func(c Context) { panic("boom") })
-	app.Get("/ok", ok("fine"))
-	if w := do(app, "GET", "/panic", nil); w.Code != 500 {
-		t.Fatalf("panic: %d", w.Code)
-	}
-	do(app, "GET", "/ok", nil)
-	do(app, "GET", "/missing", nil)
-	out := logs.String()
-	for _, want := range []string{"path=/panic status=500", "path=/ok status=200", "path=/missing status=404"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("log lacks %q:\n%s", want, out)
-		}
-	}
-}
-
 // TestErrorPageDropsEntityHeaders checks that an error page does not go
 // out under the headers a handler set for the body it meant to send: a
 // Content-Length that does not fit the page (the client would read a

@@ -30,7 +30,9 @@
 // '*' is escaped, `\:id`), the same method and pattern twice,
 // and two parameters of the same kind at one position with different names
 // (/users/{id} and /users/{name}/posts). Errors are returned by Route.Err and,
-// joined, by Application.Build; Listen refuses to start with them.
+// in the application's one RegistrationErrors list with every other
+// registration error, by Application.Build; Listen refuses to start with
+// them.
 //
 // # Precedence
 //
@@ -211,8 +213,8 @@
 // # Informational statuses, upgrades and Hijack
 //
 // Every writer of Vireo's (the Context's, WrapHandler's, Mount's, the inner
-// writer of WrapMiddleware, and those of Compress, Timeout, RequestLogger, CSRF
-// and sessions) passes informational statuses on as net/http sends them:
+// writer of WrapMiddleware, and those of Compress, Timeout, CSRF and
+// sessions) passes informational statuses on as net/http sends them:
 // WriteHeader with 100 or 103 goes out at once, with the headers set so
 // far, may repeat, and is not the final status. 101 Switching Protocols is
 // final: it is sent at once, and a Hijack that follows finds it on the

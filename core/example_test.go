@@ -190,3 +190,24 @@ func ExampleContext_Clone() {
 	// clone: id=42
 	// ctx: id="" alive=false write error=vireo: Context used after its handler returned (use Clone to keep request data)
 }
+
+// Every registration error goes into one list: each registering call
+// returns its own (Route.Err here), and Build returns them all.
+func ExampleApplication_Build() {
+	app := core.New(core.WithBodyLimit(-1))
+	route := app.Get("/users/:id", func(ctx core.Context) {})
+	app.Group("/api").Refuse("", "", errors.New("controller cannot bind")) // as mvc reports its own
+	err := app.Build()
+	var list core.RegistrationErrors
+	if errors.As(err, &list) {
+		for _, re := range list {
+			fmt.Println(re)
+		}
+	}
+	fmt.Println(errors.Is(err, route.Err()))
+	// Output:
+	// WithBodyLimit: negative size -1
+	// vireo: GET "/users/:id": segment ":id" is another router's parameter syntax: write {id} (or \:id for a literal segment)
+	// controller cannot bind
+	// true
+}

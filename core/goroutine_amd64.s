@@ -1,3 +1,5 @@
+//go:build !purego
+
 // curg for amd64: the runtime keeps the current goroutine's g pointer in
 // thread-local storage, which an ABI0 assembly function reads as (TLS).
 

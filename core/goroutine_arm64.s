@@ -1,3 +1,5 @@
+//go:build !purego
+
 // curg for arm64: the runtime keeps the current goroutine's g pointer in
 // the register the assembler names g (R28).
 

@@ -1,10 +1,8 @@
 package core
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -41,27 +39,6 @@ func TestPanicAfterPartialBody(t *testing.T) {
 	res.Body.Close()
 	if string(b) != "still serving" {
 		t.Fatalf("after the abort: %q", b)
-	}
-}
-
-// TestRequestLoggerCountsErrorPages checks that RequestLogger logs the
-// bytes of error pages written after the chain (issue 12 item 10: they
-// were logged as 0).
-func TestRequestLoggerCountsErrorPages(t *testing.T) {
-	var logs bytes.Buffer
-	app := quietApp()
-	app.UseBeforeRouting(RequestLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	app.Get("/denied", func(c Context) { c.StopWithError(NewHTTPError(http.StatusUnauthorized, "token required")) })
-	app.Get("/fail", func(c Context) { c.StopWithError(fmt.Errorf("database down")) })
-	app.OnErrorCode(http.StatusTeapot, func(c Context) { c.WriteString("custom teapot page") })
-	app.Get("/teapot", func(c Context) { c.StopWithStatus(http.StatusTeapot) })
-	for _, target := range []string{"/denied", "/fail", "/missing", "/teapot"} {
-		logs.Reset()
-		w := do(app, "GET", target, nil)
-		want := fmt.Sprintf("status=%d bytes=%d ", w.Code, w.Body.Len())
-		if w.Body.Len() == 0 || !strings.Contains(logs.String(), want) {
-			t.Errorf("%s: logged %q, want %q", target, logs.String(), want)
-		}
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -277,30 +276,6 @@ func TestNegotiateNeverFails(t *testing.T) {
 		w := send(app, "GET", tt.path, "", "Accept", tt.accept)
 		if w.Code != tt.code || !strings.HasPrefix(w.Header().Get("Content-Type"), tt.ct) {
 			t.Errorf("GET %s Accept %q: %d %q %q, want %d %s", tt.path, tt.accept, w.Code, w.Header().Get("Content-Type"), w.Body, tt.code, tt.ct)
-		}
-	}
-}
-
-// TestRequestLoggerBytes checks that the logged bytes count the error page
-// and the 500 page of a recovered panic (they were 0).
-func TestRequestLoggerBytes(t *testing.T) {
-	var buf bytes.Buffer
-	app := quietApp()
-	app.UseBeforeRouting(RequestLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
-	app.Get("/panic", func(c Context) { panic("boom") })
-	app.Get("/stop", func(c Context) { c.StopWithStatus(http.StatusForbidden) })
-	for _, path := range []string{"/panic", "/stop", "/missing"} {
-		buf.Reset()
-		w := send(app, "GET", path, "")
-		var line struct {
-			Status int
-			Bytes  int
-		}
-		if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
-			t.Fatalf("log %q: %v", buf.String(), err)
-		}
-		if line.Bytes != w.Body.Len() || line.Bytes == 0 || line.Status != w.Code {
-			t.Errorf("GET %s: logged status %d bytes %d, response %d with %d bytes", path, line.Status, line.Bytes, w.Code, w.Body.Len())
 		}
 	}
 }

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/vireo-go/vireo/internal/registry"
 )
 
 // TestRegistrationErrorKinds checks that everything Build refuses is a
@@ -43,7 +41,7 @@ func TestRegistrationErrorKinds(t *testing.T) {
 		{"error handler for 200", func(app *Application) { app.OnErrorCode(http.StatusOK, ok("")) }, "", "", "OnErrorCode(200)"},
 		{"error handler for 9999", func(app *Application) { app.OnErrorCode(9999, ok("")) }, "", "", "OnErrorCode(9999)"},
 		{"outside package", func(app *Application) {
-			registry.RecordError(app, "", "", errors.New("mvc: controller cannot bind"))
+			app.Refuse("", "", errors.New("mvc: controller cannot bind"))
 		}, "", "", "controller cannot bind"},
 	}
 	for _, tt := range tests {
@@ -74,15 +72,41 @@ func TestNilOption(t *testing.T) {
 	}
 }
 
-// TestRecordErrorNeedsCoreApp checks that the internal recorder ignores
-// values that are not applications instead of panicking.
-func TestRecordErrorNeedsCoreApp(t *testing.T) {
-	cause := errors.New("x")
-	if err := registry.RecordError("not an app", "", "", cause); err != cause {
-		t.Errorf("RecordError(non-app) = %v, want the cause back", err)
+// TestRegistrationErrorList checks that there is one list: what each
+// registering function returns is the very *RegistrationError Build's
+// RegistrationErrors holds, in the order found, wherever it came from (a
+// route, an option, RegisterView, Refuse on a group); and that the list
+// Build returned stays as it was when more errors come later.
+func TestRegistrationErrorList(t *testing.T) {
+	app := New(WithStartupOutput(nil), WithBodyLimit(-1))
+	route := app.Get("/a/{", ok(""))
+	viewErr := app.RegisterView(nil)
+	refused := app.Group("/g").Refuse("POST", "/g/x", errors.New("cannot bind"))
+	if err := app.Group("/h").Refuse("", "", nil); err != nil {
+		t.Errorf("Refuse(nil) = %v, want nil", err)
 	}
-	if err := registry.RecordError(quietApp(), "", "", nil); err != nil {
-		t.Errorf("RecordError(nil error) = %v, want nil", err)
+	err := app.Build()
+	var list RegistrationErrors
+	if !errors.As(err, &list) || len(list) != 4 {
+		t.Fatalf("Build() = %#v, want a RegistrationErrors of 4", err)
+	}
+	for i, want := range []error{nil, route.Err(), viewErr, refused} {
+		if i > 0 && error(list[i]) != want {
+			t.Errorf("list[%d] = %v, want the value its function returned, %v", i, list[i], want)
+		}
+	}
+	if !strings.Contains(list[0].Error(), "WithBodyLimit") || list[3].Method != "POST" || list[3].Pattern != "/g/x" {
+		t.Errorf("list %v", list)
+	}
+	if !errors.Is(err, list[3].Err) {
+		t.Error("errors.Is does not see the third error's cause")
+	}
+	app.Get("/late", ok(""))
+	if errors.As(err, &list); len(list) != 4 {
+		t.Errorf("the list Build returned grew to %d", len(list))
+	}
+	if err := quietApp().Build(); err != nil {
+		t.Errorf("Build() of a clean application = %#v, want nil", err)
 	}
 }
 

@@ -3,7 +3,7 @@
 // The core does not make request IDs (middleware.RequestID does); it only
 // fixes where one is kept, so that everything that logs or shows a request
 // finds the same one: the request-scoped Values under RequestIDKey, as a
-// string or, to spare an allocation, a *string. RequestLogger adds it to its
+// string or, to spare an allocation, a *string. middleware.RequestLogger adds it to its
 // line, Context.Logger to every line a handler logs, and error handlers
 // read it with Context.RequestID.
 

@@ -1,5 +1,12 @@
 // Request timeouts.
 //
+// This is Vireo's one request-timeout mechanism. Applications set a
+// timeout with middleware.Timeout, which calls NextWithTimeout: for every
+// request with app.UseBeforeRouting(middleware.MustTimeout(d)) (routed and
+// unmatched requests alike), for a group or a route with Use or among the
+// route's handlers. The server's own limits (header timeout, idle timeout,
+// minimum data rates) are connection limits, not request deadlines.
+//
 // NextWithTimeout runs the rest of the chain in a goroutine, with a
 // deadline on the request's context.Context and the Context's writer
 // replaced by a buffer (timeoutWriter) whose every operation holds one
@@ -49,23 +56,9 @@ var defaultTimeoutResponse = TimeoutResponse{
 	Body:        "Service Unavailable: the request took too long",
 }
 
-// WithRequestTimeout gives every request a deadline of d: a handler still
-// running after d has its writes refused and the client gets 503 (see
-// Context.NextWithTimeout). It applies before all UseBeforeRouting middleware.
-// Streaming handlers (server-sent events) cannot run under it, since the
-// body is buffered until the handler returns.
-func WithRequestTimeout(d time.Duration) Option {
-	return func(app *Application) {
-		if d <= 0 {
-			app.recordError("", "", fmt.Errorf("WithRequestTimeout: duration %v is not positive", d))
-			return
-		}
-		app.routerMiddleware = append(app.routerMiddleware, func(ctx Context) { ctx.NextWithTimeout(d, nil) })
-	}
-}
-
 // NextWithTimeout runs the rest of the chain like Next, with a deadline of
-// d on Request().Context(). It reports whether the deadline passed first;
+// d on Request().Context(); it is what middleware.Timeout, the way to set
+// a request timeout, calls. It reports whether the deadline passed first;
 // then the client got resp at the deadline (when resp is nil: 503,
 // text/plain, "Service Unavailable: the request took too long") and the
 // chain's writes were refused with http.ErrHandlerTimeout. The chain runs

@@ -2,7 +2,9 @@
 //
 // CSRF refuses state-changing requests (every method but GET, HEAD, OPTIONS
 // and TRACE) with a 403 that goes through the application's error pages
-// unless they pass two checks, both on by default:
+// unless they pass two checks, both on by default (a form that cannot be
+// read for its token is answered as the form parsing answers: 413 over the
+// body limit, 400 malformed):
 //
 //  1. Origin. A browser says where a request comes from: Sec-Fetch-Site
 //     must be same-origin or none (typed by the user), or, from browsers
@@ -290,6 +292,9 @@ func (m *csrf) serve(ctx core.Context) {
 	sent := ctx.RequestHeader(CSRFHeader)
 	if sent == "" {
 		sent = ctx.PostValue(CSRFField)
+		if ctx.IsStopped() {
+			return // the form was over the body limit (413) or malformed (400)
+		}
 	}
 	want := m.store.Token(ctx)
 	if want == "" || !csrfMatch(sent, want) {

@@ -382,3 +382,39 @@ func BenchmarkCSRF(b *testing.B) {
 		runBench(b, benchApp(b, mw), httptest.NewRequest("GET", "/data", nil))
 	})
 }
+
+// TestCSRFFormOverBodyLimit checks that a form carrying its token in a body
+// over the limit is refused as too large (413) or malformed (400), the
+// answer the form's parsing gave, not as a missing token (it was 403).
+func TestCSRFFormOverBodyLimit(t *testing.T) {
+	app := core.New(core.WithStartupOutput(nil), core.WithBodyLimit(256))
+	app.Use(MustCSRF())
+	app.Get("/form", func(ctx core.Context) { ctx.WriteString(CSRFToken(ctx)) })
+	app.Post("/submit", func(ctx core.Context) { ctx.WriteString("done") })
+	rec := httptest.NewRecorder()
+	app.ServeHTTP(rec, httptest.NewRequest("GET", "/form", nil))
+	token, cookies := rec.Body.String(), rec.Result().Cookies()
+	tests := []struct {
+		name   string
+		body   string
+		status int
+	}{
+		{"within the limit", "csrf_token=" + url.QueryEscape(token), 200},
+		{"over the limit", "csrf_token=" + url.QueryEscape(token) + "&pad=" + strings.Repeat("x", 400), http.StatusRequestEntityTooLarge},
+		{"malformed", "csrf_token=%zz", http.StatusBadRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest("POST", "/submit", strings.NewReader(tt.body))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			for _, c := range cookies {
+				req.AddCookie(c)
+			}
+			rec := httptest.NewRecorder()
+			app.ServeHTTP(rec, req)
+			if rec.Code != tt.status {
+				t.Errorf("status %d, want %d (%q)", rec.Code, tt.status, rec.Body.String())
+			}
+		})
+	}
+}

@@ -1,7 +1,7 @@
-// Package middleware holds Vireo middleware, one file a middleware: CORS,
-// compression, request decompression, request IDs, timeouts, basic and
-// bearer authentication, rate limiting, secure headers and CSRF
-// protection.
+// Package middleware holds Vireo middleware, one file a middleware:
+// request logging, CORS, compression, request decompression, request IDs,
+// timeouts, basic and bearer authentication, rate limiting, secure headers
+// and CSRF protection.
 //
 // Every middleware is built by a constructor taking functional options,
 // X(opts ...XOption) (core.Handler, error), with a MustX twin that panics on

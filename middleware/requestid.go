@@ -5,7 +5,7 @@
 // generates one: a random per-process prefix and a counter, which is unique
 // without a system call per request. The ID goes on the response in the
 // same header and into the request's Values under core.RequestIDKey, where
-// core.RequestLogger, Context.Logger and Context.RequestID find it.
+// RequestLogger, core.Context.Logger and core.Context.RequestID find it.
 //
 // A trusted, valid incoming ID costs no allocation: the response header
 // shares the request's value slice and Values holds a pointer into it. A

@@ -35,7 +35,7 @@ func TestRequestID(t *testing.T) {
 			var logs bytes.Buffer
 			logger := slog.New(slog.NewTextHandler(&logs, nil))
 			app := core.New(core.WithStartupOutput(nil), core.WithLogger(logger))
-			app.UseBeforeRouting(core.RequestLogger(logger), MustRequestID(tt.opts...))
+			app.UseBeforeRouting(RequestLogger(logger), MustRequestID(tt.opts...))
 			var seen, errSeen string
 			app.Get("/", func(ctx core.Context) {
 				seen = ctx.RequestID()

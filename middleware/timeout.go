@@ -6,8 +6,9 @@
 // the configured response) at once, with the headers set before the chain
 // (request ID, CORS...). The Context is kept from the pool until the
 // overrunning handler returns, so nothing it does late reaches another
-// request. For a deadline on every request, core.WithRequestTimeout does
-// the same application-wide.
+// request. It is the one way to set a request timeout: for every request,
+// install it first with Application.UseBeforeRouting; for a group or a
+// route, with Use or among the route's handlers.
 
 package middleware
 

@@ -137,8 +137,11 @@ func TestTimeoutOptions(t *testing.T) {
 	}
 }
 
-func TestWithRequestTimeout(t *testing.T) {
-	app := core.New(core.WithStartupOutput(nil), core.WithRequestTimeout(10*time.Millisecond))
+// TestTimeoutBeforeRouting checks the application-wide timeout: Timeout
+// installed with UseBeforeRouting covers routed and unmatched requests.
+func TestTimeoutBeforeRouting(t *testing.T) {
+	app := core.New(core.WithStartupOutput(nil))
+	app.UseBeforeRouting(MustTimeout(10 * time.Millisecond))
 	app.Get("/", func(ctx core.Context) { <-ctx.Request().Context().Done(); ctx.WriteString("late") })
 	app.Get("/ok", func(ctx core.Context) { ctx.WriteString("ok") })
 	for path, want := range map[string]int{"/": 503, "/ok": 200, "/missing": 404} {
@@ -148,7 +151,7 @@ func TestWithRequestTimeout(t *testing.T) {
 			t.Errorf("%s: %d, want %d", path, rec.Code, want)
 		}
 	}
-	if err := core.New(core.WithRequestTimeout(-1)).Build(); err == nil {
+	if _, err := Timeout(-1); err == nil {
 		t.Error("negative timeout accepted")
 	}
 }

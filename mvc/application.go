@@ -2,10 +2,11 @@
 // controllers registered on them.
 //
 // Registration errors (a missing dependency, a method that cannot be
-// routed, a route conflict) are recorded with the core application through
-// the module-internal registry, each as a *core.RegistrationError, so that
-// app.Build refuses to start an application with a broken controller; they
-// are also returned by Register and kept for Err.
+// routed, a route conflict) go where every registration error goes: each
+// is a *core.RegistrationError in the core application's list
+// (core.Router.Refuse), so that app.Build refuses to start an application
+// with a broken controller, and the function that found it (Register,
+// Provide) returns it too.
 
 package mvc
 
@@ -13,7 +14,6 @@ import (
 	"errors"
 
 	"github.com/vireo-go/vireo/core"
-	"github.com/vireo-go/vireo/internal/registry"
 )
 
 // Group registers controllers on a router with a set of
@@ -23,28 +23,29 @@ type Group struct {
 	Router *core.Router
 
 	deps *Dependencies
-	errs *[]error // shared by an application and its groups
 }
 
-// New returns an MVC application registering its controllers on r:
-// mvc.New(app.Group("/api/values")) or mvc.New(app.Router).
+// New returns an MVC group registering its controllers on r:
+// mvc.New(app.Group("/api/values")) or mvc.New(app.Router). With a nil r,
+// Provide and Register return an error.
 func New(r *core.Router) *Group {
-	m := &Group{Router: r, deps: newDependencies(nil), errs: new([]error)}
-	if r == nil {
-		*m.errs = append(*m.errs, errors.New("mvc: New: nil router"))
-	}
-	return m
+	return &Group{Router: r, deps: newDependencies(nil)}
 }
+
+// errNoRouter is the error of a group without a router.
+var errNoRouter = errors.New("mvc: the group has no router (mvc.New(nil))")
 
 // Provide adds dependencies: values, injected as they are, and providers
 // func(core.Context) T or func(core.Context) (T, error), called per
-// request. Controllers registered later, and groups created from m, see
-// them. Errors are kept for Register and Err.
-func (m *Group) Provide(deps ...any) *Group {
-	if err := m.deps.Provide(deps...); err != nil {
-		m.fail(err)
+// request (see Dependencies.Provide). Controllers registered later, and
+// groups created from m, see them. The error, for a nil value or a
+// provider of nothing, is also recorded with the core application, so
+// app.Build refuses to serve; the other dependencies are added anyway.
+func (m *Group) Provide(deps ...any) error {
+	if m.Router == nil {
+		return errNoRouter
 	}
-	return m
+	return m.Router.Refuse("", "", m.deps.Provide(deps...))
 }
 
 // Dependencies returns the application's dependency container.
@@ -54,7 +55,7 @@ func (m *Group) Dependencies() *Dependencies { return m.deps }
 // that sees m's dependencies, including ones registered on m later, and
 // whose own registrations stay its own.
 func (m *Group) Group(prefix string, middleware ...core.Handler) *Group {
-	child := &Group{deps: newDependencies(m.deps), errs: m.errs}
+	child := &Group{deps: newDependencies(m.deps)}
 	if m.Router != nil {
 		child.Router = m.Router.Group(prefix, middleware...)
 	}
@@ -63,9 +64,11 @@ func (m *Group) Group(prefix string, middleware ...core.Handler) *Group {
 
 // Register registers the routes of controller, a pointer to a struct, on m
 // (see the package documentation for the rules). It returns every problem
-// found, each a *core.RegistrationError naming the controller and the
-// method; the core application records them too, so app.Build refuses to
-// serve. A controller with errors may have some of its routes registered.
+// found, each a *core.RegistrationError naming the controller, the method
+// and the route, joined; they are in the core application's list too, so
+// app.Build refuses to serve. A controller with errors may have some of its
+// routes registered. The route each method got is in the controller's
+// Registration (AfterRegister) and in the application's startup output.
 //
 //	m := mvc.New(app.Group("/api/values"))
 //	if err := mvc.Register(m, new(ValuesController)); err != nil {
@@ -73,38 +76,16 @@ func (m *Group) Group(prefix string, middleware ...core.Handler) *Group {
 //	}
 //
 // Register is a function generic in the controller's type, rather than a
-// method of Application, so that it can call the methods of the common
-// shapes directly, with no reflect and no unsafe (see "Performance" in the
+// method of Group, so that it can call the methods of the common shapes
+// directly, with no reflect and no unsafe (see "Performance" in the
 // package documentation).
 func Register[C any](m *Group, controller *C) error {
 	if m == nil || m.Router == nil {
-		err := errors.New("mvc: Handle: the application has no router")
-		if m != nil {
-			err = m.fail(err)
-		}
-		return err
+		return errNoRouter
 	}
 	c, err := newController(controller, m.Router, m.deps)
 	if err != nil {
-		return m.fail(err)
+		return m.Router.Refuse("", "", err)
 	}
-	err = c.activate()
-	if err != nil {
-		*m.errs = append(*m.errs, err) // recorded with the core by the controller
-	}
-	return err
-}
-
-// Err returns the registration errors of m, its parent and its groups so
-// far, joined, or nil.
-func (m *Group) Err() error { return errors.Join(*m.errs...) }
-
-// fail records err with the core application, as a
-// *core.RegistrationError, keeps it for Err and returns it.
-func (m *Group) fail(err error) error {
-	if m.Router != nil && m.Router.App() != nil {
-		err = registry.RecordError(m.Router.App(), "", "", err)
-	}
-	*m.errs = append(*m.errs, err)
-	return err
+	return c.activate()
 }

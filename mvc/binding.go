@@ -5,8 +5,8 @@
 // are tried:
 //
 //	core.Context, *http.Request, http.ResponseWriter, context.Context
-//	*sessions.Session                         (session.go)
-//	registered dependencies                   (dependencies.go)
+//	registered dependencies                   (dependencies.go; a
+//	                                          *sessions.Session is one)
 //	path parameters (method parameters only)  bool, string, ints, uints, floats
 //	request bodies (method parameters only)   a struct or *struct on POST, PUT, PATCH, Any
 //
@@ -21,7 +21,6 @@ import (
 	"reflect"
 
 	"github.com/vireo-go/vireo/core"
-	"github.com/vireo-go/vireo/sessions"
 )
 
 var (
@@ -44,7 +43,6 @@ const (
 	inRequest
 	inResponseWriter
 	inStdContext
-	inSession
 	inDependency
 	inPath
 	inBody
@@ -55,11 +53,10 @@ type input struct {
 	kind   inputKind
 	typ    reflect.Type
 	back   int          // inPath: position from the end of the route's parameters (1 is the last)
+	index  int          // inPath: the route parameter's index, fixed by placePath once the route exists
 	dep    *dependency  // inDependency
 	binder *core.Binder // inBody, planned once the route exists
-	// session is the typed getter of inSession, for fast.go.
-	session func(ctx core.Context) (*sessions.Session, error)
-	get     func(ctx core.Context) (reflect.Value, error)
+	get    func(ctx core.Context) (reflect.Value, error)
 }
 
 // static reports whether the input has the same value for every request.
@@ -85,15 +82,6 @@ func requestInput(t reflect.Type, deps *Dependencies) (in *input, ok bool) {
 		in.kind = inStdContext
 		in.get = func(ctx core.Context) (reflect.Value, error) { return reflect.ValueOf(ctx.Request().Context()), nil }
 	default:
-		if get, ok := sessionInput(t, deps); ok {
-			in.kind = inSession
-			in.session = get
-			in.get = func(ctx core.Context) (reflect.Value, error) {
-				s, err := get(ctx)
-				return reflect.ValueOf(s), err
-			}
-			return in, true
-		}
 		dep := deps.lookup(t)
 		if dep == nil {
 			return nil, false
@@ -131,8 +119,12 @@ func (in *input) fieldSetter() func(ctx core.Context, fv reflect.Value) error {
 // the route (see params.go).
 func (in *input) bindPath(back int) {
 	in.back = back
-	in.get = reflectPath(in.typ, back)
+	in.get = reflectPath(in.typ, in)
 }
+
+// placePath fixes the index of the parameter in reads on a route of n
+// parameters, so that a request reads it with one Context call.
+func (in *input) placePath(n int) { in.index = n - in.back }
 
 // bodyMethod reports whether request bodies of method bind to struct
 // parameters.

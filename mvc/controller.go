@@ -33,7 +33,6 @@ import (
 	"strings"
 
 	"github.com/vireo-go/vireo/core"
-	"github.com/vireo-go/vireo/internal/registry"
 )
 
 type controller struct {
@@ -86,16 +85,17 @@ func newController[C any](v *C, router *core.Router, deps *Dependencies) (*contr
 }
 
 // fail records a problem of the controller (method "") or of one of its
-// methods with the core application, as a *core.RegistrationError for the
-// route httpMethod pattern when there is one, so that Build refuses to
-// serve; Register returns the recorded errors.
+// methods in the core application's list (Router.Refuse), as a
+// *core.RegistrationError for the route httpMethod pattern when there is
+// one, so that Build refuses to serve; Register returns the recorded
+// errors.
 func (c *controller) fail(method, httpMethod, pattern string, err error) {
 	if method == "" {
 		err = fmt.Errorf("mvc: %s: %w", c.name, err)
 	} else {
 		err = fmt.Errorf("mvc: %s.%s: %w", c.name, method, err)
 	}
-	c.errs = append(c.errs, registry.RecordError(c.router.App(), httpMethod, pattern, err))
+	c.errs = append(c.errs, c.router.Refuse(httpMethod, pattern, err))
 }
 
 // activate runs the steps of the file comment.
@@ -155,8 +155,8 @@ func (c *controller) bindFields() {
 		in, ok := requestInput(f.Type, c.deps)
 		switch {
 		case !ok:
-			if f.Type.Kind() == reflect.Interface && f.Type.NumMethod() > 0 {
-				c.fail("", "", "", fmt.Errorf("field %s: no dependency of type %s registered", f.Name, f.Type))
+			if f.Type.Kind() == reflect.Interface && f.Type.NumMethod() > 0 || isSession(f.Type) {
+				c.fail("", "", "", fmt.Errorf("field %s: no dependency of type %s registered%s", f.Name, f.Type, sessionHint(f.Type)))
 			}
 		case in.static():
 			v, _ := in.get(core.Context{})
@@ -167,6 +167,23 @@ func (c *controller) bindFields() {
 	}
 	c.singleton = len(c.fields) == 0
 	c.copyValue = !elem.IsZero()
+}
+
+// isSession reports whether t is *sessions.Session, recognised by name so
+// that mvc does not import (and an application without sessions does not
+// link) the sessions package. A field of that type that nothing provides
+// would be a nil session silently dropping what the controller stores in
+// it, so it is an error like an unprovided interface.
+func isSession(t reflect.Type) bool {
+	return t.Kind() == reflect.Pointer && t.Elem().Name() == "Session" && t.Elem().PkgPath() == "github.com/vireo-go/vireo/sessions"
+}
+
+// sessionHint returns how to provide t when it is *sessions.Session.
+func sessionHint(t reflect.Type) string {
+	if isSession(t) {
+		return " (the request's session: Provide(manager.Start) with the application's *sessions.Manager)"
+	}
+	return ""
 }
 
 // behindPointer reports whether the field at index is reached through an
@@ -215,7 +232,7 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 			ins = append(ins, bodyInput(t))
 			continue
 		}
-		c.fail(m.Name, httpMethod, "", fmt.Errorf("parameter %d: no dependency of type %s registered", i+1, t))
+		c.fail(m.Name, httpMethod, "", fmt.Errorf("parameter %d: no dependency of type %s registered%s", i+1, t, sessionHint(t)))
 		return
 	}
 	write, err := resultsWriterFor(ft)
@@ -250,9 +267,13 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 			c.errs = append(c.errs, fmt.Errorf("mvc: %s.%s: %w", c.name, m.Name, err))
 			continue
 		}
-		if n := len(rt.Params()); len(pathIns) > n {
+		n := len(rt.Params())
+		if len(pathIns) > n {
 			c.fail(m.Name, rt.Method, rt.Pattern, fmt.Errorf("%d path parameters but the route has %d", len(pathIns), n))
 			continue
+		}
+		for _, in := range pathIns { // the same n for every route of Any
+			in.placePath(n)
 		}
 		if !planned { // Any's routes share the handler and their parameters
 			planned = true
@@ -273,7 +294,25 @@ func (c *controller) register(m reflect.Method, httpMethod, pattern string, segs
 		rt.Describe(describeMethod(c.name[strings.LastIndexByte(c.name, '.')+1:]+"."+m.Name, rt.Method, ins, ft))
 		c.routes = append(c.routes, rt)
 		c.routeMethods = append(c.routeMethods, m.Name)
+		c.router.App().Logger().Debug("mvc: route", "method", c.name+"."+m.Name, "route", rt.String())
 	}
+}
+
+// paramName returns the name of the parameter of segment s, of type t:
+// the words after its By, else the name of a named type of the program,
+// else "path" for a wildcard; "" leaves it to be numbered (see naming.go).
+func paramName(s segment, t reflect.Type) string {
+	switch {
+	case s.text != "":
+		return s.text
+	case t.Name() != "" && t.PkgPath() != "":
+		words := splitWords(t.Name())
+		words[0] = strings.ToLower(words[0])
+		return strings.Join(words, "")
+	case s.kind == segWildcard:
+		return "path"
+	}
+	return ""
 }
 
 // buildPattern turns a name's segments into a pattern, the By segments
@@ -306,10 +345,15 @@ func buildPattern(segs []segment, pathIns []*input, prefix []core.RouteParam) (s
 		}
 		in := pathIns[next]
 		next++
-		name := ""
-		for name == "" || used[name] {
-			n++
-			name = "param" + strconv.Itoa(n)
+		name := paramName(s, in.typ)
+		if name == "" {
+			for name == "" || used[name] {
+				n++
+				name = "param" + strconv.Itoa(n)
+			}
+		}
+		for k := 2; used[name]; k++ {
+			name = strings.TrimRight(name, "0123456789") + strconv.Itoa(k)
 		}
 		used[name] = true
 		typ, _ := patternType(in.typ)

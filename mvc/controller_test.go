@@ -223,8 +223,9 @@ func TestRegistrationErrors(t *testing.T) {
 					t.Errorf("error %q does not mention %q", err, w)
 				}
 			}
-			if m.Err() == nil || !strings.Contains(m.Err().Error(), err.Error()) {
-				t.Errorf("Err() = %v, want it to include %v", m.Err(), err)
+			var list core.RegistrationErrors
+			if errors.As(app.Build(), &list); !slices.Contains(list, re) {
+				t.Errorf("Build's list %v does not hold the returned %v", list, re)
 			}
 		})
 	}
@@ -243,22 +244,33 @@ func TestRegistrationErrors(t *testing.T) {
 			t.Error("Build reports no error for the conflicting route")
 		}
 	})
-	t.Run("nil dependency", func(t *testing.T) {
-		m := mvc.New(quietApp().Router).Provide(nil)
-		if err := m.Err(); err == nil || !strings.Contains(err.Error(), "nil dependency") {
-			t.Errorf("Err() = %v", err)
-		}
-	})
-	t.Run("bad provider", func(t *testing.T) {
-		m := mvc.New(quietApp().Router).Provide(func(core.Context) (int, int) { return 0, 0 })
-		if err := m.Err(); err == nil || !strings.Contains(err.Error(), "(T, error)") {
-			t.Errorf("Err() = %v", err)
-		}
-	})
+	for name, tt := range map[string]struct {
+		dep  any
+		want string
+	}{
+		"nil dependency": {nil, "nil dependency"},
+		"bad provider":   {func(core.Context) (int, int) { return 0, 0 }, "(T, error)"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			app := quietApp()
+			err := mvc.New(app.Router).Provide(tt.dep)
+			var re *core.RegistrationError
+			if !errors.As(err, &re) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Provide = %v, want a *core.RegistrationError about %q", err, tt.want)
+			}
+			var list core.RegistrationErrors
+			if !errors.As(app.Build(), &list) || len(list) != 1 || list[0] != re {
+				t.Errorf("Build's list %v, want the error Provide returned", list)
+			}
+		})
+	}
 	t.Run("nil router", func(t *testing.T) {
 		m := mvc.New(nil)
 		if err := mvc.Register(m, new(conflictA)); err == nil {
-			t.Error("Handle on a nil router succeeded")
+			t.Error("Register on a nil router succeeded")
+		}
+		if err := m.Provide(1); err == nil {
+			t.Error("Provide on a nil router succeeded")
 		}
 	})
 }
@@ -295,7 +307,10 @@ func (c *perRequestCtl) GetBy(id int) string {
 func TestSingletonAndPerRequestIsolation(t *testing.T) {
 	app := quietApp()
 	counter := new(sharedCounter)
-	m := mvc.New(app.Router).Provide(counter)
+	m := mvc.New(app.Router)
+	if err := m.Provide(counter); err != nil {
+		t.Fatal(err)
+	}
 	var single, perReq bool
 	if err := mvc.Register(m.Group("/single"), &singletonProbe{singletonCtl: singletonCtl{}, singleton: &single}); err != nil {
 		t.Fatal(err)
@@ -399,9 +414,6 @@ func TestPartyDependencies(t *testing.T) {
 	if err := mvc.Register(m2, &parentController{}); err == nil || !strings.Contains(err.Error(), "*mvc_test.childDep") {
 		t.Errorf("parent saw the child's dependency: %v", err)
 	}
-	if m2.Err() == nil || child2.Err() == nil {
-		t.Error("Err() of the parent and child should both report the parent's failure")
-	}
 	if err := app2.Build(); err == nil || !strings.Contains(err.Error(), "childDep") {
 		t.Errorf("Build() = %v, want the controller's error", err)
 	}
@@ -423,7 +435,10 @@ func (exactController) Get(e *english) string { return e.Greet("y") }
 
 func TestDependencyLookupOrder(t *testing.T) {
 	app := quietApp()
-	m := mvc.New(app.Router).Provide(&english{"hi"}, french{})
+	m := mvc.New(app.Router)
+	if err := m.Provide(&english{"hi"}, french{}); err != nil {
+		t.Fatal(err)
+	}
 	if err := mvc.Register(m.Group("/iface"), &greetController{}); err != nil {
 		t.Fatal(err)
 	}
@@ -455,7 +470,10 @@ func (d derivedController) GetRaw(s []byte) []byte  { return s }
 
 func TestEmbeddedAndValueReceivers(t *testing.T) {
 	app := quietApp()
-	m := mvc.New(app.Group("/d")).Provide([]byte("raw dependency"))
+	m := mvc.New(app.Group("/d"))
+	if err := m.Provide([]byte("raw dependency")); err != nil {
+		t.Fatal(err)
+	}
 	if err := mvc.Register(m, &derivedController{Name: "derived"}); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,12 @@
 //
 // A dependency is either a static value, injected as it is, or a provider
 // func(core.Context) T or func(core.Context) (T, error), called once per
-// request and per use. Containers form a chain: a child application (Group)
+// request and per use. The parameter may also be a non-empty interface
+// that core.Context implements, so that a package can offer a provider
+// without mvc importing it: the sessions Manager's Start, a
+// func(sessions.Exchange) (*sessions.Session, error), provides the
+// request's *sessions.Session, and an application that does not provide
+// it does not link sessions. Containers form a chain: a child application (Group)
 // and each controller (BeforeRegister) get a container whose parent is the
 // one they came from, so they see every dependency of their parents and can
 // add or shadow their own without affecting them.
@@ -69,7 +74,8 @@ func newDependencies(parent *Dependencies) *Dependencies {
 
 // Provide adds values and providers to the container. A func with the
 // signature func(core.Context) T or func(core.Context) (T, error) is a
-// provider of T, called per request; anything else is a value injected as
+// provider of T, called per request, as is one whose parameter is a
+// non-empty interface core.Context implements (sessions.Manager.Start); anything else is a value injected as
 // it is, under its dynamic type. Provide returns an error for a nil value
 // and for a provider of nothing; the other arguments are registered anyway.
 // On a controller's container (BeforeRegister), the errors are also
@@ -91,7 +97,7 @@ func (d *Dependencies) add(v any) error {
 	}
 	rv := reflect.ValueOf(v)
 	t := rv.Type()
-	if t.Kind() == reflect.Func && t.NumIn() == 1 && t.In(0) == typeContext && !t.IsVariadic() {
+	if t.Kind() == reflect.Func && t.NumIn() == 1 && takesContext(t.In(0)) && !t.IsVariadic() {
 		if rv.IsNil() {
 			return fmt.Errorf("mvc: Provide: nil provider %s", t)
 		}
@@ -107,6 +113,13 @@ func (d *Dependencies) add(v any) error {
 	}
 	d.list = append(d.list, &dependency{typ: t, value: rv})
 	return nil
+}
+
+// takesContext reports whether a provider's parameter of type p receives
+// the request's core.Context: p is core.Context or a non-empty interface it
+// implements.
+func takesContext(p reflect.Type) bool {
+	return p == typeContext || p.Kind() == reflect.Interface && p.NumMethod() > 0 && typeContext.Implements(p)
 }
 
 // Has reports whether a dependency for type t can be found in the container

@@ -6,7 +6,7 @@
 //
 //	type ValuesController struct{}
 //
-//	func (c *ValuesController) GetBy(id int) string { return "value" }
+//	func (c *ValuesController) GetByID(id int) string { return "value" }
 //
 //	app := vireo.New()
 //	m := mvc.New(app.Group("/api/values"))
@@ -21,28 +21,43 @@
 // Patch, Delete, Head, Options, Connect, Trace) or Any is a route, relative
 // to the router's prefix. The rest of the name is split at upper-case
 // letters (an acronym such as API or ID stays one word; digits stay with
-// the word before them) and each word becomes a lower-case path segment,
-// except By, which is a path parameter, and ByWildcard, a parameter taking
-// the rest of the path:
+// the word before them). The words before the first By are lower-case
+// path segments. Each By is a path parameter, and the words after it, up
+// to the next By, name it, in lowerCamelCase: GetByID(id int) is
+// GET /{id:int}, as an ASP.NET Core template "{id:int}" would be (Iris
+// made those words path segments after the parameter, /{param1}/id, which
+// surprises most readers). ByWildcard is a parameter taking the rest of
+// the path:
 //
-//	Get()                              GET /
-//	GetBy(id int)                      GET /{param1:int}
-//	GetProfileBy(name string)          GET /profile/{param1}
-//	PostLogin()                        POST /login
-//	GetUserFollowersBy(id int64)       GET /user/followers/{param1:int64}
-//	GetUserByPostsBy(u int, p uint64)  GET /user/{param1:int}/posts/{param2:uint64}
-//	GetFilesByWildcard(path string)    GET /files/{param1:path}
-//	DeleteBy(id int)                   DELETE /{param1:int}
-//	GetAPIKeys()                       GET /api/keys
-//	AnyPing()                          /ping for every method of core.AnyMethods
+//	Get()                                GET /
+//	GetByID(id int)                      GET /{id:int}
+//	GetProfileByName(name string)        GET /profile/{name}
+//	PostLogin()                          POST /login
+//	GetUserFollowersByUserID(id int64)   GET /user/followers/{userID:int64}
+//	GetByIDByCommentID(p int, c uint64)  GET /{id:int}/{commentID:uint64}
+//	GetFilesByWildcard(path string)      GET /files/{path:path}
+//	DeleteByID(id int)                   DELETE /{id:int}
+//	GetBy(isbn ISBN)                     GET /{isbn}, for a type ISBN of the program
+//	GetBy(id int)                        GET /{param1:int}
+//	GetAPIKeys()                         GET /api/keys
+//	AnyPing()                            /ping for every method of core.AnyMethods
 //
-// Generated parameters are named param1, param2... in route order (names
-// the group's prefix uses are skipped), so ctx.Param("param1") reads them
-// in middleware. Their pattern type follows the Go type of the method
+// A bare By is named after the parameter's type when that is a named type
+// of the program, else param1, param2... in route order; a bare wildcard
+// is path. A name the group's prefix or an earlier parameter of the route
+// uses gets a number (GetByIDByID: {id}, {id2}). ctx.Param reads them by
+// these names in middleware. A route with static segments after a
+// parameter, /{id:int}/toggle, is declared with BeforeRegister's Handle.
+// Each method's route is logged at Debug level when it is registered
+// ("mvc: route", method Controller.Method, route "GET /books/{id:int}"),
+// listed by app.Routes() and AfterRegister's Routes, and named by every
+// registration error about it.
+//
+// The pattern type of a parameter follows the Go type of the method
 // parameter: int, int8-int32 -> {:int}; int64 -> {:int64}; uint,
 // uint8-uint32 -> {:uint}; uint64 -> {:uint64}; bool -> {:bool}; string and
 // floats -> a plain {name}. A path that does not fit the type, such as
-// /api/values/abc for GetBy(id int), matches no route and is a 404; so is a
+// /api/values/abc for GetByID(id int), matches no route and is a 404; so is a
 // value the Go type cannot hold (an int8 given 300, a float64 given "x").
 //
 // Other methods (Helper, Getter, Gettext...) are not routes. A name whose
@@ -76,7 +91,6 @@
 //	*http.Request                   ctx.Request()
 //	http.ResponseWriter             ctx.ResponseWriter()
 //	context.Context                 ctx.Request().Context()
-//	*sessions.Session               see below
 //	a registered dependency         by exact type, else by interface it implements
 //	bool, string, ints, uints, floats   path parameters
 //	a struct or *struct             the request body, on POST, PUT, PATCH and Any routes
@@ -85,8 +99,8 @@
 // last path parameter of the method takes the route's last parameter. A
 // method's By parameters therefore bind to its own segments, and extra
 // leading parameters bind to the parameters of the group's prefix:
-// on mvc.New(app.Group("/users/{uid:int}")), GetPostsBy(uid, post int)
-// serves /users/{uid:int}/posts/{param1:int}.
+// on mvc.New(app.Group("/users/{uid:int}")), GetPostsByPostID(uid, post int)
+// serves /users/{uid:int}/posts/{postID:int}.
 //
 // A request body is decoded by its Content-Type: JSON for
 // application/json and any +json type; the core's form reader (form tags)
@@ -98,11 +112,6 @@
 // run. On an Any route, a request whose method has no body (GET...) gets the
 // zero value.
 //
-// A *sessions.Session is the session the sessions middleware
-// (Manager.Handler) started; without the middleware, a *sessions.Manager
-// given with Provide starts it (setting the cookie). With neither,
-// the request fails with 500: that is a configuration error.
-//
 // # Dependencies
 //
 // Provide(values...) adds values, injected as they are under their
@@ -111,13 +120,30 @@
 //	func(core.Context) T
 //	func(core.Context) (T, error)
 //
-// called per request (a non-nil error stops the request with it, its status
-// from its StatusCode method or 500). A wanted type is looked up by exact
-// type first, then as a non-empty interface implemented by a registered
-// type; the newest registration wins, and a group's or controller's own
-// registrations come before its parents'. Group("/sub", mw...) returns a
-// child application on a child router that sees the parent's dependencies,
-// including ones registered later, while its own stay its own.
+// (or with a parameter of a non-empty interface type core.Context
+// implements), called per request (a non-nil error stops the request with
+// it, its status from its StatusCode method or 500). A wanted type is
+// looked up by exact type first, then as a non-empty interface implemented
+// by a registered type; the newest registration wins, and a group's or
+// controller's own registrations come before its parents'. Group("/sub",
+// mw...) returns a child group on a child router that sees the parent's
+// dependencies, including ones registered later, while its own stay its
+// own.
+//
+// # Sessions
+//
+// The request's *sessions.Session is a dependency like any other, which
+// mvc does not know about (an MVC application without sessions does not
+// link them): provide the Manager's Start,
+//
+//	mgr := sessions.MustNew()
+//	m.Provide(mgr.Start)
+//
+// and a *sessions.Session parameter or field gets the session the sessions
+// middleware (mgr.Handler) started for the request, or one Start starts
+// (its store errors answer 503). A *sessions.Session parameter or field
+// that nothing provides is a registration error, not a nil session that
+// would drop what the controller stores.
 //
 // # Controller fields and lifetime
 //
@@ -126,8 +152,8 @@
 // holds a value in the registered controller keeps it; a zero field whose
 // type is a registered value is set once, at registration; a zero field of
 // a per-request type (core.Context, *http.Request, http.ResponseWriter,
-// context.Context, *sessions.Session, a provider's type) is set for each
-// request. A zero field of a non-empty interface type that nothing provides
+// context.Context, a provider's type such as *sessions.Session) is set for
+// each request. A zero field of a non-empty interface type that nothing provides
 // is a registration error; other fields are left alone.
 //
 // A controller without per-request fields is a singleton: the registered
@@ -183,9 +209,8 @@
 //
 // # Errors and app.Build
 //
-// Register returns the controller's registration errors, and Err returns all
-// of an application's and its groups'. Route errors (an invalid or
-// conflicting pattern) and every other controller error are also reported
-// by the core's app.Build, each as a *core.RegistrationError, and the
-// application refuses to serve.
+// Register and Provide return their registration errors. Each is a
+// *core.RegistrationError naming the controller and the method, and the
+// same error is in the core application's one list: app.Build returns it
+// (a core.RegistrationErrors) and the application refuses to serve.
 package mvc

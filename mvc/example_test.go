@@ -2,7 +2,9 @@ package mvc_test
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http/httptest"
+	"os"
 	"strings"
 
 	"github.com/vireo-go/vireo/core"
@@ -26,8 +28,8 @@ type HelloController struct {
 // Get serves GET /hello.
 func (c *HelloController) Get() string { return c.Greeter.Greet("world") }
 
-// GetBy serves GET /hello/{param1}: the name comes from the path.
-func (c *HelloController) GetBy(name string) string { return c.Greeter.Greet(name) }
+// GetByName serves GET /hello/{name}: the name comes from the path.
+func (c *HelloController) GetByName(name string) string { return c.Greeter.Greet(name) }
 
 // PostShout serves POST /hello/shout with a JSON body bound by type, and a
 // JSON result.
@@ -62,7 +64,7 @@ func Example() {
 	}
 	// Output:
 	// GET /hello
-	// GET /hello/{param1}
+	// GET /hello/{name}
 	// POST /hello/shout
 	// 200 Hello, world!
 	// 200 Hello, ann!
@@ -71,7 +73,7 @@ func Example() {
 
 // A controller whose input nothing provides is refused at registration,
 // with a *core.RegistrationError that Build reports too.
-func ExampleHandle_registrationError() {
+func ExampleRegister_registrationError() {
 	app := core.New()
 	err := mvc.Register(mvc.New(app.Router), new(HelloController)) // no Greeter registered
 	fmt.Println(err)
@@ -79,4 +81,58 @@ func ExampleHandle_registrationError() {
 	// Output:
 	// mvc: mvc_test.HelloController: field Greeter: no dependency of type mvc_test.Greeter registered
 	// true
+}
+
+// BooksController shows the naming rule: the words after By name the
+// parameter.
+type BooksController struct{}
+
+func (c *BooksController) Get() string           { return "all books" }
+func (c *BooksController) GetByID(id int) string { return fmt.Sprint("book ", id) }
+func (c *BooksController) GetByIDByPage(id, page int) string {
+	return fmt.Sprint("book ", id, " page ", page)
+}
+func (c *BooksController) GetAuthorByName(name string) string { return "books of " + name }
+func (c *BooksController) DeleteByID(id int) int              { return 204 }
+func (c *BooksController) Toggle(id int) string               { return fmt.Sprint("toggled ", id) }
+func (c *BooksController) BeforeRegister(r mvc.Registrar) {
+	r.Handle("POST", "/{id:int}/toggle", "Toggle")
+}
+func (c *BooksController) GetFilesByWildcard(p string) string { return "file " + p }
+
+// Method names become routes whose parameters are named after the words
+// following By, as ASP.NET Core's templates name them; a static segment
+// after a parameter is an explicit route. Each route is logged at Debug
+// level as it is registered.
+func ExampleRegister_names() {
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		Level: slog.LevelDebug,
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+	app := core.New(core.WithLogger(logger))
+	if err := mvc.Register(mvc.New(app.Group("/books")), new(BooksController)); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, path := range []string{"/books/7", "/books/7/3", "/books/author/ann"} {
+		rec := httptest.NewRecorder()
+		app.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		fmt.Println(path, "->", rec.Body.String())
+	}
+	// Output:
+	// level=DEBUG msg="mvc: route" method=mvc_test.BooksController.Toggle route="POST /books/{id:int}/toggle"
+	// level=DEBUG msg="mvc: route" method=mvc_test.BooksController.DeleteByID route="DELETE /books/{id:int}"
+	// level=DEBUG msg="mvc: route" method=mvc_test.BooksController.Get route="GET /books"
+	// level=DEBUG msg="mvc: route" method=mvc_test.BooksController.GetAuthorByName route="GET /books/author/{name}"
+	// level=DEBUG msg="mvc: route" method=mvc_test.BooksController.GetByID route="GET /books/{id:int}"
+	// level=DEBUG msg="mvc: route" method=mvc_test.BooksController.GetByIDByPage route="GET /books/{id:int}/{page:int}"
+	// level=DEBUG msg="mvc: route" method=mvc_test.BooksController.GetFilesByWildcard route="GET /books/files/{path:path}"
+	// /books/7 -> book 7
+	// /books/7/3 -> book 7 page 3
+	// /books/author/ann -> books of ann
 }

@@ -15,8 +15,7 @@
 // parameter type such as `type ID int` does not, and takes the reflective
 // path), and the call through the asserted func value is an ordinary
 // compiled call. The supported shapes: no parameter, or one path parameter
-// (int, int64, uint, uint64, string, bool), core.Context or
-// *sessions.Session; no result, or one string, []byte, int, error, View or
+// (int, int64, uint, uint64, string, bool) or core.Context; no result, or one string, []byte, int, error, View or
 // Response.
 
 package mvc
@@ -25,7 +24,6 @@ import (
 	"reflect"
 
 	"github.com/vireo-go/vireo/core"
-	"github.com/vireo-go/vireo/sessions"
 )
 
 // caller calls the method it was built for on recv (a *C holding the
@@ -51,22 +49,20 @@ func directCaller[C any](m reflect.Method, ft reflect.Type, ins []*input) caller
 		switch in.kind {
 		case inContext:
 			return direct1[C](m, res, func(ctx core.Context) (core.Context, error) { return ctx, nil })
-		case inSession:
-			return direct1[C](m, res, getter[*sessions.Session](in.session))
 		case inPath:
 			switch in.typ {
 			case reflect.TypeFor[int]():
-				return direct1[C](m, res, typedPath[int](in.back))
+				return direct1[C](m, res, typedPath[int](in))
 			case reflect.TypeFor[int64]():
-				return direct1[C](m, res, typedPath[int64](in.back))
+				return direct1[C](m, res, typedPath[int64](in))
 			case reflect.TypeFor[uint]():
-				return direct1[C](m, res, typedPath[uint](in.back))
+				return direct1[C](m, res, typedPath[uint](in))
 			case reflect.TypeFor[uint64]():
-				return direct1[C](m, res, typedPath[uint64](in.back))
+				return direct1[C](m, res, typedPath[uint64](in))
 			case reflect.TypeFor[string]():
-				return direct1[C](m, res, typedPath[string](in.back))
+				return direct1[C](m, res, typedPath[string](in))
 			case reflect.TypeFor[bool]():
-				return direct1[C](m, res, typedPath[bool](in.back))
+				return direct1[C](m, res, typedPath[bool](in))
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"mime/multipart"
 	"net/http"
+	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -80,7 +82,7 @@ func inputsApp(t *testing.T, opts ...core.Option) *core.Application {
 		ctx.Next()
 	})
 	m := mvc.New(app.Group("/in"))
-	m.Provide(&store{name: "store"}, &english{greeting: "hello"},
+	err := m.Provide(&store{name: "store"}, &english{greeting: "hello"},
 		func(ctx core.Context) (user, error) {
 			switch name := ctx.RequestHeader("X-User"); name {
 			case "":
@@ -91,7 +93,7 @@ func inputsApp(t *testing.T, opts ...core.Option) *core.Application {
 				return user{Name: name}, nil
 			}
 		})
-	if err := m.Err(); err != nil {
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := mvc.Register(m, &inputsController{Preset: "preset"}); err != nil {
@@ -168,19 +170,20 @@ func (c *sessionController) GetGet(s *sessions.Session) string {
 	return strconv.Itoa(s.GetInt("n", 0))
 }
 
+// TestSessionInjection checks the session as a dependency: Provide(mgr.Start)
+// binds the middleware's session when it ran and starts one when it did
+// not; nothing provided is a registration error naming the remedy, for a
+// field and for a parameter (it was a 500 at request time).
 func TestSessionInjection(t *testing.T) {
 	tests := []struct {
-		name  string
-		setup func(app *core.Application, m *mvc.Group, mgr *sessions.Manager)
-		want  int // status of the first request
+		name       string
+		middleware bool
+		provide    bool
 	}{
-		{"middleware", func(app *core.Application, m *mvc.Group, mgr *sessions.Manager) {
-			m.Router.Use(mgr.Handler())
-		}, 200},
-		{"registered manager", func(app *core.Application, m *mvc.Group, mgr *sessions.Manager) {
-			m.Provide(mgr)
-		}, 200},
-		{"neither", func(app *core.Application, m *mvc.Group, mgr *sessions.Manager) {}, 500},
+		{"middleware and provider", true, true},
+		{"provider alone", false, true},
+		{"middleware alone", true, false},
+		{"neither", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -188,19 +191,35 @@ func TestSessionInjection(t *testing.T) {
 			mgr := sessions.MustNew(sessions.WithCookie("sid"), sessions.WithExpires(time.Hour))
 			t.Cleanup(func() { mgr.Close() })
 			m := mvc.New(app.Group("/s"))
-			tt.setup(app, m, mgr)
-			if err := mvc.Register(m, new(sessionController)); err != nil {
+			if tt.middleware {
+				m.Router.Use(mgr.Handler())
+			}
+			if tt.provide {
+				if err := m.Provide(mgr.Start); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := mvc.Register(m, new(sessionController))
+			if !tt.provide {
+				for _, want := range []string{"field Session", "GetGet: parameter 1", "Provide(manager.Start)"} {
+					if err == nil || !strings.Contains(err.Error(), want) {
+						t.Errorf("Register = %v, want an error with %q", err, want)
+					}
+				}
+				if app.Build() == nil {
+					t.Error("Build accepted the controller")
+				}
+				return
+			}
+			if err != nil {
 				t.Fatal(err)
 			}
 			if err := app.Build(); err != nil {
 				t.Fatal(err)
 			}
 			rec := serve(app, "GET", "/s/set", "", "")
-			if rec.Code != tt.want {
-				t.Fatalf("status %d, want %d (%q)", rec.Code, tt.want, rec.Body.String())
-			}
-			if tt.want != 200 {
-				return
+			if rec.Code != 200 {
+				t.Fatalf("status %d (%q)", rec.Code, rec.Body.String())
 			}
 			cookie := rec.Result().Cookies()
 			if len(cookie) == 0 {
@@ -219,6 +238,25 @@ func TestSessionInjection(t *testing.T) {
 	}
 }
 
+// TestNoSessionsLinked checks that the mvc package does not import the
+// sessions package, so an MVC application without sessions does not link
+// them (the session is a dependency, see TestSessionInjection).
+func TestNoSessionsLinked(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/vireo-go/vireo/mvc").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/vireo-go/vireo/core") {
+		t.Fatalf("go list -deps does not list core: %q", deps)
+	}
+	for _, d := range deps {
+		if strings.HasPrefix(d, "github.com/vireo-go/vireo/sessions") {
+			t.Errorf("mvc depends on %s", d)
+		}
+	}
+}
+
 // errProvider fails for every request.
 var errProvider = errors.New("database down")
 
@@ -230,7 +268,10 @@ func (c *failingFieldController) Get() string { return "unreachable" }
 
 func TestProviderErrorInField(t *testing.T) {
 	app := quietApp()
-	m := mvc.New(app.Group("/f")).Provide(func(core.Context) (user, error) { return user{}, errProvider })
+	m := mvc.New(app.Group("/f"))
+	if err := m.Provide(func(core.Context) (user, error) { return user{}, errProvider }); err != nil {
+		t.Fatal(err)
+	}
 	if err := mvc.Register(m, new(failingFieldController)); err != nil {
 		t.Fatal(err)
 	}

@@ -4,24 +4,31 @@
 // capitals being one word unless its last letter starts a lower-case word
 // ("GetAPIKeys" is Get, API, Keys; "GetUserID" is Get, User, ID) and
 // digits staying with the word before them. The first word must be an HTTP
-// method (or Any) or the method is not a route. Every other word is a path
-// segment, lower-cased, except By, which stands for the next path parameter
-// of the method, and Wildcard right after By, which makes that parameter
-// the rest of the path:
+// method (or Any) or the method is not a route. The words up to the first
+// By are path segments, lower-cased. Each By stands for the next path
+// parameter of the method, and the words after it, up to the next By or
+// the end of the name, are that parameter's name, in lowerCamelCase (as
+// an ASP.NET Core route template names it; not path segments, as Iris
+// made them); ByWildcard makes the parameter the rest of the path:
 //
-//	Get                      GET /
-//	GetBy(id int)            GET /{param1:int}
-//	GetProfileBy(n string)   GET /profile/{param1}
-//	PostLogin                POST /login
-//	GetUserFollowersBy(int64) GET /user/followers/{param1:int64}
-//	GetUserByPostsBy(a, b int) GET /user/{param1:int}/posts/{param2:int}
-//	GetByWildcard(p string)  GET /{param1:path}
-//	AnyPing                  every method of core.AnyMethods, /ping
+//	Get                          GET /
+//	GetByID(id int)              GET /{id:int}
+//	GetProfileByName(n string)   GET /profile/{name}
+//	PostLogin                    POST /login
+//	GetUserFollowersByUserID(id int64) GET /user/followers/{userID:int64}
+//	GetByIDByPostID(a, b int)    GET /{id:int}/{postID:int}
+//	GetFilesByWildcard(p string) GET /files/{path...}
+//	GetBy(id int)                GET /{param1:int}
+//	AnyPing                      every method of core.AnyMethods, /ping
 //
-// The names of generated parameters are param1, param2... in route order,
-// skipping names the group's prefix already uses. The routine here only
-// turns a name into words and segments; controller.go matches the By
-// segments with the method's parameters.
+// A bare By takes its name from the parameter's type when the type is a
+// named one of the program's (type ISBN string: {isbn}), else it is
+// param1, param2... in route order; a wildcard is path. A name the group's
+// prefix or an earlier parameter already uses gets a number (id2). Static
+// segments after a parameter (/{id}/toggle) are declared with
+// BeforeRegister's Handle. The routine here only turns a name into words
+// and segments; controller.go matches the By segments with the method's
+// parameters and names them.
 
 package mvc
 
@@ -59,7 +66,7 @@ const (
 
 type segment struct {
 	kind segmentKind
-	text string // segStatic: the path segment
+	text string // segStatic: the path segment; segParam, segWildcard: the parameter's name, or ""
 }
 
 // parseMethodName returns the HTTP method (or methodAny) and the path
@@ -76,15 +83,26 @@ func parseMethodName(name string) (method string, segs []segment, ok bool) {
 	}
 	for i := 1; i < len(words); i++ {
 		w := words[i]
-		switch {
-		case w == "By" && i+1 < len(words) && words[i+1] == "Wildcard":
+		if w != "By" {
+			if len(segs) > 0 && segs[len(segs)-1].kind != segStatic {
+				// a word after a By: part of its parameter's name
+				last := &segs[len(segs)-1]
+				if last.text == "" {
+					last.text = strings.ToLower(w)
+				} else {
+					last.text += w
+				}
+				continue
+			}
+			segs = append(segs, segment{kind: segStatic, text: strings.ToLower(w)})
+			continue
+		}
+		if i+1 < len(words) && words[i+1] == "Wildcard" {
 			segs = append(segs, segment{kind: segWildcard})
 			i++
-		case w == "By":
-			segs = append(segs, segment{kind: segParam})
-		default:
-			segs = append(segs, segment{kind: segStatic, text: strings.ToLower(w)})
+			continue
 		}
+		segs = append(segs, segment{kind: segParam})
 	}
 	return method, segs, true
 }

@@ -39,7 +39,10 @@ func TestParseMethodName(t *testing.T) {
 		{"PostLogin", "POST", []segment{{text: "login"}}, true},
 		{"GetByWildcard", "GET", []segment{{kind: segWildcard}}, true},
 		{"AnyPing", methodAny, []segment{{text: "ping"}}, true},
-		{"GetUserByPostsBy", "GET", []segment{{text: "user"}, {kind: segParam}, {text: "posts"}, {kind: segParam}}, true},
+		{"GetByID", "GET", []segment{{kind: segParam, text: "id"}}, true},
+		{"GetUserByUserIDBy", "GET", []segment{{text: "user"}, {kind: segParam, text: "userID"}, {kind: segParam}}, true},
+		{"GetFilesByWildcardRest", "GET", []segment{{text: "files"}, {kind: segWildcard, text: "rest"}}, true},
+		{"GetByAPIKey", "GET", []segment{{kind: segParam, text: "apiKey"}}, true},
 		{"Helper", "", nil, false},
 		{"Getter", "", nil, false},
 	}

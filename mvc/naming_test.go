@@ -12,6 +12,9 @@ import (
 	"github.com/vireo-go/vireo/mvc"
 )
 
+// ISBN is a named type: a bare By of it is named after it.
+type ISBN string
+
 // namesController has one method per naming rule.
 type namesController struct {
 	routes []string
@@ -24,10 +27,13 @@ func (c *namesController) PostLogin() string            { return "login" }
 func (c *namesController) GetUserFollowersBy(id int64) string {
 	return "followers " + strconv.FormatInt(id, 10)
 }
-func (c *namesController) GetUserByPostsBy(uid int, pid uint64) string {
-	return fmt.Sprintf("user %d post %d", uid, pid)
+func (c *namesController) GetItemByID(id int) string { return "item " + strconv.Itoa(id) }
+func (c *namesController) GetPostByIDByCommentID(id int, cid uint64) string {
+	return fmt.Sprintf("post %d comment %d", id, cid)
 }
-func (c *namesController) GetFlagBy(b bool) string { return "flag " + strconv.FormatBool(b) }
+func (c *namesController) GetPairByIDByID(a, b int) string { return fmt.Sprintf("pair %d %d", a, b) }
+func (c *namesController) GetBookBy(isbn ISBN) string      { return "book " + string(isbn) }
+func (c *namesController) GetFlagBy(b bool) string         { return "flag " + strconv.FormatBool(b) }
 func (c *namesController) GetSizeBy(u uint) string {
 	return "size " + strconv.FormatUint(uint64(u), 10)
 }
@@ -67,12 +73,15 @@ func TestNamingRoutes(t *testing.T) {
 		"GET /api/profile/{param1}",
 		"POST /api/login",
 		"GET /api/user/followers/{param1:int64}",
-		"GET /api/user/{param1:int}/posts/{param2:uint64}",
+		"GET /api/item/{id:int}",
+		"GET /api/post/{id:int}/{commentID:uint64}",
+		"GET /api/pair/{id:int}/{id2:int}",
+		"GET /api/book/{isbn}",
 		"GET /api/flag/{param1:bool}",
 		"GET /api/size/{param1:uint}",
 		"GET /api/small/{param1:int}",
 		"GET /api/ratio/{param1}",
-		"GET /api/files/{param1:path}",
+		"GET /api/files/{path:path}",
 		"GET /api/api/keys",
 		"GET /api/user/id",
 		"PUT /api/{param1:int}",
@@ -102,8 +111,11 @@ func TestNamingRoutes(t *testing.T) {
 		{method: "POST", target: "/api/login", status: 200, want: "login"},
 		{method: "GET", target: "/api/login", status: 405, want: "Method Not Allowed"},
 		{method: "GET", target: "/api/user/followers/9000000000", status: 200, want: "followers 9000000000"},
-		{method: "GET", target: "/api/user/3/posts/18446744073709551615", status: 200, want: "user 3 post 18446744073709551615"},
-		{method: "GET", target: "/api/user/3/posts/-1", status: 404, want: "Not Found"},
+		{method: "GET", target: "/api/item/3", status: 200, want: "item 3"},
+		{method: "GET", target: "/api/post/3/18446744073709551615", status: 200, want: "post 3 comment 18446744073709551615"},
+		{method: "GET", target: "/api/post/3/-1", status: 404, want: "Not Found"},
+		{method: "GET", target: "/api/pair/1/2", status: 200, want: "pair 1 2"},
+		{method: "GET", target: "/api/book/978-3", status: 200, want: "book 978-3"},
 		{method: "GET", target: "/api/flag/true", status: 200, want: "flag true"},
 		{method: "GET", target: "/api/flag/yes", status: 404, want: "Not Found"},
 		{method: "GET", target: "/api/size/42", status: 200, want: "size 42"},

@@ -5,8 +5,10 @@
 // route: its last path parameter takes the route's last parameter, the one
 // before it the one before, and so on. Binding from the end needs no count
 // of the route's parameters, so a binder is complete before the route is
-// registered; the count from Route.Params then only checks that the method
-// does not want more parameters than the route has.
+// registered; the count from Route.Params then checks that the method does
+// not want more parameters than the route has and turns each position into
+// an index, so that a request reads its value with one Context call
+// (Params().At), not two (Len, then At).
 //
 // parsePath turns a raw value into a scalar for every kind a parameter can
 // have (bool, string, the ints, the uints, the floats), with the bit size of
@@ -75,15 +77,10 @@ func parsePath(s string, k reflect.Kind, bits int) (v scalar, ok bool) {
 	return v, err == nil
 }
 
-// pathValue returns the route parameter back places from the end (1 is the
-// last).
-func pathValue(ctx core.Context, back int) (string, bool) {
-	ps := ctx.Params()
-	i := ps.Len() - back
-	if i < 0 {
-		return "", false
-	}
-	return ps.At(i).Value, true
+// pathValue returns the route parameter in is bound to: one Context call,
+// at the index placeIn fixed once the route existed.
+func pathValue(ctx core.Context, in *input) string {
+	return ctx.Params().At(in.index).Value
 }
 
 // bitsOf returns the bit size parsePath needs for t.
@@ -95,16 +92,11 @@ func bitsOf(t reflect.Type) int {
 	return t.Bits()
 }
 
-// reflectPath returns the binder of a path parameter of type t taken back
-// places from the end of the route.
-func reflectPath(t reflect.Type, back int) func(ctx core.Context) (reflect.Value, error) {
+// reflectPath returns the binder of path parameter in, of type t.
+func reflectPath(t reflect.Type, in *input) func(ctx core.Context) (reflect.Value, error) {
 	k, bits := t.Kind(), bitsOf(t)
 	return func(ctx core.Context) (reflect.Value, error) {
-		s, ok := pathValue(ctx, back)
-		if !ok {
-			return reflect.Value{}, errNotFound
-		}
-		sc, ok := parsePath(s, k, bits)
+		sc, ok := parsePath(pathValue(ctx, in), k, bits)
 		if !ok {
 			return reflect.Value{}, errNotFound
 		}
@@ -131,18 +123,13 @@ type directParam interface {
 	int | int64 | uint | uint64 | string | bool
 }
 
-// typedPath returns the getter of a path parameter of type A taken back
-// places from the end of the route.
-func typedPath[A directParam](back int) getter[A] {
+// typedPath returns the getter of path parameter in, of type A.
+func typedPath[A directParam](in *input) getter[A] {
 	t := reflect.TypeFor[A]()
 	k, bits := t.Kind(), bitsOf(t)
 	return func(ctx core.Context) (A, error) {
 		var a A
-		s, ok := pathValue(ctx, back)
-		if !ok {
-			return a, errNotFound
-		}
-		sc, ok := parsePath(s, k, bits)
+		sc, ok := parsePath(pathValue(ctx, in), k, bits)
 		if !ok {
 			return a, errNotFound
 		}

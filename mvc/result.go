@@ -68,11 +68,6 @@ var (
 	typeBool     = reflect.TypeOf(false)
 )
 
-// textPlain is shared by every text response: the header map takes the
-// slice as is instead of allocating one per request, as gin does. net/http
-// never modifies header values in place.
-var textPlain = []string{"text/plain; charset=utf-8"}
-
 // resultKind classifies a single result type; fast.go uses it to pick a
 // specialised call.
 type resultKind uint8
@@ -251,13 +246,10 @@ func writeAny(ctx core.Context, x any) {
 	}
 }
 
-// writeText writes s as text/plain unless a Content-Type was set.
+// writeText writes s as text/plain unless a Content-Type was set: Text,
+// one Context call (ResponseHeader then WriteString were two).
 func writeText(ctx core.Context, s string) {
-	h := ctx.ResponseHeader()
-	if _, ok := h["Content-Type"]; !ok {
-		h["Content-Type"] = textPlain
-	}
-	ctx.WriteString(s)
+	ctx.Text(s)
 }
 
 // writeBytes writes b as the body.

@@ -3,7 +3,7 @@
 // A slog.Handler wrapper reads the span context from the context.Context a
 // record is logged with and adds trace_id and span_id (hex, as in
 // traceparent) to the record before the wrapped handler formats it. Vireo
-// logs with the request's context: core.RequestLogger passes it to
+// logs with the request's context: middleware.RequestLogger passes it to
 // LogAttrs, and the logger of ctx.Logger() hands it to its handler for
 // lines logged without a context, so both carry the IDs of the request's
 // span once this middleware has started it.
@@ -67,7 +67,7 @@ func WithLogLevel(l slog.Leveler) LogOption {
 // NewLogHandler returns a handler that writes records to w in the chosen
 // format, each with trace_id and span_id when its context carries a valid
 // span context: slog.New(h) is the logger to give core.WithLogger and
-// core.RequestLogger.
+// middleware.RequestLogger.
 func NewLogHandler(w io.Writer, opts ...LogOption) (slog.Handler, error) {
 	var cfg logConfig
 	for _, opt := range opts {

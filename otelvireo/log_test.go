@@ -46,9 +46,9 @@ func TestLogLinesCarryTrace(t *testing.T) {
 			app := core.New(core.WithLogger(logger))
 			mw := otelvireo.MustNew(otelvireo.WithTracerProvider(tp), otelvireo.WithPropagator(propagator))
 			if tt.loggerFirst {
-				app.UseBeforeRouting(middleware.MustRequestID(), core.RequestLogger(logger), mw)
+				app.UseBeforeRouting(middleware.MustRequestID(), middleware.RequestLogger(logger), mw)
 			} else {
-				app.UseBeforeRouting(middleware.MustRequestID(), mw, core.RequestLogger(logger))
+				app.UseBeforeRouting(middleware.MustRequestID(), mw, middleware.RequestLogger(logger))
 			}
 			app.Get("/users/{id}", func(ctx core.Context) {
 				ctx.Logger().Info("loading user", "id", ctx.Param("id"))

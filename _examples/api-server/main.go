@@ -147,7 +147,7 @@ func newApp(cfg config) *vireo.Application {
 	// request ID; CORS headers are on 429s too, so that browsers can read
 	// them; compression wraps everything written after it, error pages too.
 	app.UseBeforeRouting(
-		vireo.RequestLogger(logger),
+		middleware.RequestLogger(logger),
 		middleware.MustRequestID(),
 		middleware.MustSecureHeaders(),
 		middleware.MustCORS(

@@ -1,5 +1,5 @@
 // Command middleware shows Vireo middleware: request logging with
-// vireo.RequestLogger and request IDs from the middleware package (on
+// middleware.RequestLogger and request IDs from the middleware package (on
 // every log line of a request, and readable by error pages), basic
 // authentication on a group, a standard net/http middleware mounted
 // through vireo.WrapMiddleware, and panic recovery with a custom 500 page.
@@ -39,7 +39,7 @@ func newApp(logOut io.Writer) *vireo.Application {
 	// 404s are logged too. RequestID runs next and gives each request an
 	// ID (the client's X-Request-ID when it is sane), which RequestLogger
 	// adds to its line.
-	app.UseBeforeRouting(vireo.RequestLogger(logger), middleware.MustRequestID())
+	app.UseBeforeRouting(middleware.RequestLogger(logger), middleware.MustRequestID())
 
 	app.Get("/", func(ctx vireo.Context) {
 		ctx.Logger().Info("saying hello") // a handler's own line, with the request ID

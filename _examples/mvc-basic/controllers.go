@@ -1,5 +1,5 @@
-// The controllers. Routes come from method names (Get, GetBy, PostLogin,
-// GetAuthorBy...), inputs are bound by type (path parameters, a JSON
+// The controllers. Routes come from method names (Get, GetByID, PostLogin,
+// GetAuthorByName...), inputs are bound by type (path parameters, a JSON
 // body, registered services) and results are written by type (string,
 // struct -> JSON, (T, bool) -> 404 when false, int -> status,
 // mvc.Response).
@@ -25,8 +25,9 @@ type HelloController struct {
 // Get serves GET /.
 func (c *HelloController) Get() string { return c.Greeter.Greet("world") }
 
-// GetBy serves GET /{param1}: a string parameter is a plain segment.
-func (c *HelloController) GetBy(name string) string { return c.Greeter.Greet(name) }
+// GetByName serves GET /{name}: a string parameter is a plain segment,
+// named after the words following By.
+func (c *HelloController) GetByName(name string) string { return c.Greeter.Greet(name) }
 
 // GetPing serves GET /ping: static segments win over the parameter.
 func (c *HelloController) GetPing() string { return "pong" }
@@ -45,12 +46,12 @@ type bookInput struct {
 // Get serves GET /books: a slice is written as JSON.
 func (c *BooksController) Get() []Book { return c.Repo.All() }
 
-// GetBy serves GET /books/{param1:int}: an int parameter makes a typed
+// GetByID serves GET /books/{id:int}: an int parameter makes a typed
 // segment, so /books/abc is a 404; false answers 404 too.
-func (c *BooksController) GetBy(id int) (Book, bool) { return c.Repo.Get(id) }
+func (c *BooksController) GetByID(id int) (Book, bool) { return c.Repo.Get(id) }
 
-// GetAuthorBy serves GET /books/author/{param1}.
-func (c *BooksController) GetAuthorBy(author string) []Book {
+// GetAuthorByName serves GET /books/author/{name}.
+func (c *BooksController) GetAuthorByName(author string) []Book {
 	out := []Book{}
 	for _, b := range c.Repo.All() {
 		if strings.EqualFold(b.Author, author) {
@@ -71,10 +72,10 @@ func (c *BooksController) Post(in bookInput) mvc.Response {
 	return mvc.Response{Code: http.StatusCreated, Object: b}
 }
 
-// DeleteBy serves DELETE /books/{param1:int}, for administrators only:
+// DeleteByID serves DELETE /books/{id:int}, for administrators only:
 // asking for an *Admin makes the provider run first. The int result is
 // the status.
-func (c *BooksController) DeleteBy(id int, _ *Admin) int {
+func (c *BooksController) DeleteByID(id int, _ *Admin) int {
 	if !c.Repo.Delete(id) {
 		return http.StatusNotFound
 	}

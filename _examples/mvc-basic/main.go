@@ -4,8 +4,8 @@
 // dependency that authenticates.
 //
 //	go run ./_examples/mvc-basic
-//	curl http://127.0.0.1:8080/ann                 # HelloController.GetBy
-//	curl http://127.0.0.1:8080/books/1             # BooksController.GetBy
+//	curl http://127.0.0.1:8080/ann                 # HelloController.GetByName
+//	curl http://127.0.0.1:8080/books/1             # BooksController.GetByID
 //	curl -H 'Content-Type: application/json' -d '{"title":"Go","author":"Ann"}' http://127.0.0.1:8080/books
 //	curl -X DELETE -H 'X-Admin-Token: let-me-in' http://127.0.0.1:8080/books/1
 //
@@ -16,15 +16,15 @@
 //
 // Routes:
 //
-//	HelloController.Get          GET /
-//	HelloController.GetBy        GET /{param1}
-//	HelloController.GetPing      GET /ping
-//	BooksController.Get          GET /books
-//	BooksController.GetBy        GET /books/{param1:int}
-//	BooksController.GetAuthorBy  GET /books/author/{param1}
-//	BooksController.Post         POST /books
-//	BooksController.DeleteBy     DELETE /books/{param1:int}
-//	BooksController.Search       GET /books/search (explicit)
+//	HelloController.Get              GET /
+//	HelloController.GetByName        GET /{name}
+//	HelloController.GetPing          GET /ping
+//	BooksController.Get              GET /books
+//	BooksController.GetByID          GET /books/{id:int}
+//	BooksController.GetAuthorByName  GET /books/author/{name}
+//	BooksController.Post             POST /books
+//	BooksController.DeleteByID       DELETE /books/{id:int}
+//	BooksController.Search           GET /books/search (explicit)
 //
 // and GET /openapi.json, the OpenAPI 3.1 document of these routes, each
 // described from its method's signature.

@@ -37,15 +37,15 @@ func TestRoutesFromNames(t *testing.T) {
 	}
 	sort.Strings(got)
 	want := []string{
-		"DELETE /books/{param1:int}",
+		"DELETE /books/{id:int}",
 		"GET /",
 		"GET /books",
-		"GET /books/author/{param1}",
+		"GET /books/author/{name}",
 		"GET /books/search",
-		"GET /books/{param1:int}",
+		"GET /books/{id:int}",
 		"GET /openapi.json",
 		"GET /ping",
-		"GET /{param1}",
+		"GET /{name}",
 		"POST /books",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -62,7 +62,7 @@ func TestControllers(t *testing.T) {
 		wantBody                 string
 	}{
 		{name: "Get", method: "GET", path: "/", wantStatus: 200, wantBody: "Hello, world!"},
-		{name: "GetBy", method: "GET", path: "/ann", wantStatus: 200, wantBody: "Hello, ann!"},
+		{name: "GetByName", method: "GET", path: "/ann", wantStatus: 200, wantBody: "Hello, ann!"},
 		{name: "GetPing", method: "GET", path: "/ping", wantStatus: 200, wantBody: "pong"},
 		{name: "books list", method: "GET", path: "/books", wantStatus: 200,
 			wantBody: `[{"id":1,"title":"The Go Programming Language","author":"Donovan"},{"id":2,"title":"Learning Go","author":"Bodner"}]`},

@@ -1,13 +1,14 @@
 // The controllers: AuthController (login page, login, logout) at the
-// root and TodoController under /todos. Routes come from method names:
+// root and TodoController under /todos. Routes come from method names,
+// and the two with a segment after the ID from BeforeRegister:
 //
 //	AuthController.GetLogin       GET  /login
 //	AuthController.PostLogin      POST /login
 //	AuthController.PostLogout     POST /logout
 //	TodoController.Get            GET  /todos
 //	TodoController.Post           POST /todos
-//	TodoController.PostByToggle   POST /todos/{param1:int}/toggle
-//	TodoController.PostByDelete   POST /todos/{param1:int}/delete
+//	TodoController.Toggle         POST /todos/{id:int}/toggle
+//	TodoController.Remove         POST /todos/{id:int}/delete
 //
 // Every state change answers with a redirect (POST/redirect/GET), so a
 // reload never posts a form twice, and reports its outcome with a flash
@@ -159,8 +160,15 @@ func (c *TodoController) Post(in todoForm) mvc.Response {
 	return redirect("/todos")
 }
 
-// PostByToggle marks a todo done or not done.
-func (c *TodoController) PostByToggle(id int) mvc.Response {
+// BeforeRegister declares the routes whose ID is followed by a segment,
+// which a method name cannot say (GetByID names the parameter).
+func (c *TodoController) BeforeRegister(r mvc.Registrar) {
+	r.Handle(http.MethodPost, "/{id:int}/toggle", "Toggle")
+	r.Handle(http.MethodPost, "/{id:int}/delete", "Remove")
+}
+
+// Toggle marks a todo done or not done.
+func (c *TodoController) Toggle(id int) mvc.Response {
 	t, ok := c.Todos.Toggle(c.User.Name, id)
 	if !ok {
 		return mvc.Response{Err: errNoSuchTodo}
@@ -171,8 +179,8 @@ func (c *TodoController) PostByToggle(id int) mvc.Response {
 	return redirect("/todos")
 }
 
-// PostByDelete removes a todo.
-func (c *TodoController) PostByDelete(id int) mvc.Response {
+// Remove removes a todo.
+func (c *TodoController) Remove(id int) mvc.Response {
 	if !c.Todos.Delete(c.User.Name, id) {
 		return mvc.Response{Err: errNoSuchTodo}
 	}

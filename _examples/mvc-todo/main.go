@@ -69,7 +69,11 @@ func newApp() *vireo.Application {
 
 	// Every page and form goes through the CSRF check and sees the user.
 	pages := mvc.New(app.Group("", csrfProtect(), userViewData))
-	pages.Provide(m, NewTodoStore(), provideUser)
+	// m itself for the AuthController, m.Start for every *sessions.Session
+	// parameter or field (the session m.Handler started).
+	if err := pages.Provide(m, m.Start, NewTodoStore(), provideUser); err != nil {
+		panic(err) // a bug of this program; Build would refuse it too
+	}
 	mvc.Register(pages, new(AuthController))
 	mvc.Register(pages.Group("/todos", requireLogin), new(TodoController))
 

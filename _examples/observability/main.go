@@ -131,7 +131,7 @@ func newServer(ctx context.Context) (*server, error) {
 	app.UseBeforeRouting(
 		middleware.MustRequestID(),
 		otelvireo.MustNew(otelvireo.WithTracerProvider(tel.tp), otelvireo.WithMeterProvider(tel.mp), otelvireo.WithPropagator(tel.propagator)),
-		core.RequestLogger(logger),
+		middleware.RequestLogger(logger),
 	)
 	app.Get("/", func(ctx core.Context) {
 		ctx.WriteString("observability example: see /users/42, /metrics, /healthz, /readyz\n")

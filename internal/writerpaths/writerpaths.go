@@ -48,10 +48,11 @@ func (f forwarder) Unwrap() http.ResponseWriter { return f.ResponseWriter }
 
 // Register serves h on app under every path and returns the paths. logs
 // receives the request logger's lines. The application's other settings
-// (WithRequestTimeout, UseBeforeRouting middleware) are the caller's.
+// (a middleware.Timeout or other UseBeforeRouting middleware installed
+// before) are the caller's.
 func Register(app *core.Application, h http.Handler, logs io.Writer) []Path {
 	serve := func(ctx core.Context) { h.ServeHTTP(ctx.ResponseWriter(), ctx.Request()) }
-	logger := core.RequestLogger(slog.New(slog.NewTextHandler(logs, nil)))
+	logger := middleware.RequestLogger(slog.New(slog.NewTextHandler(logs, nil)))
 	sess := sessions.MustNew()
 	// CSRF refuses a POST without a token; the 100-continue checks post
 	// and are exempted, the other checks are GETs that it lets through.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/internal/writerpaths"
+	"github.com/vireo-go/vireo/middleware"
 )
 
 // syncBuffer is a bytes.Buffer for logs written by server goroutines.
@@ -136,15 +137,19 @@ type server struct {
 }
 
 // servers returns the writer paths on a plain application and on one with
-// WithRequestTimeout, which puts its own writer in front of every path.
+// middleware.Timeout installed first with UseBeforeRouting, which puts its
+// own writer in front of every path.
 func servers(t *testing.T) map[string]*server {
 	out := map[string]*server{}
-	for name, opts := range map[string][]core.Option{
-		"app":                         nil,
-		"app with WithRequestTimeout": {core.WithRequestTimeout(10 * time.Second)},
+	for name, timeout := range map[string]bool{
+		"app":              false,
+		"app with Timeout": true, // middleware.Timeout before everything else
 	} {
 		s := &server{logs: &syncBuffer{}, errs: &syncBuffer{}}
-		app := core.New(append(opts, core.WithLogger(slog.New(slog.NewTextHandler(s.logs, nil))))...)
+		app := core.New(core.WithLogger(slog.New(slog.NewTextHandler(s.logs, nil))))
+		if timeout {
+			app.UseBeforeRouting(middleware.MustTimeout(10 * time.Second))
+		}
 		s.paths = writerpaths.Register(app, handler(t), s.logs)
 		ts := httptest.NewUnstartedServer(app)
 		ts.Config.ErrorLog = log.New(s.errs, "", 0)

@@ -25,6 +25,7 @@ import (
 	gorilla "github.com/gorilla/websocket"
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/internal/writerpaths"
+	"github.com/vireo-go/vireo/middleware"
 )
 
 type syncBuffer struct {
@@ -91,14 +92,18 @@ func echo(t *testing.T) http.Handler {
 
 // TestEcho: both libraries' clients exchange messages with both
 // libraries' servers on every writer path, on an application as it comes
-// and on one with WithRequestTimeout; nothing is logged as an error.
+// and on one with middleware.Timeout before everything else; nothing is
+// logged as an error.
 func TestEcho(t *testing.T) {
-	for name, opts := range map[string][]core.Option{
-		"app":                         nil,
-		"app with WithRequestTimeout": {core.WithRequestTimeout(10 * time.Second)},
+	for name, timeout := range map[string]bool{
+		"app":              false,
+		"app with Timeout": true, // middleware.Timeout before everything else
 	} {
 		logs, errs := &syncBuffer{}, &syncBuffer{}
-		app := core.New(append(opts, core.WithLogger(slog.New(slog.NewTextHandler(logs, nil))))...)
+		app := core.New(core.WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
+		if timeout {
+			app.UseBeforeRouting(middleware.MustTimeout(10 * time.Second))
+		}
 		paths := writerpaths.Register(app, echo(t), logs)
 		ts := httptest.NewUnstartedServer(app)
 		ts.Config.ErrorLog = log.New(errs, "", 0)
