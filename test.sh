@@ -206,7 +206,8 @@ otel() { (cd otelvireo && go vet ./... && gotest -race -count=1 ./...); }
 validator_module() { (cd validator && go vet ./... && gotest -race -count=1 ./...); }
 example_api_server() { (cd _examples/api-server && go vet ./... && gotest -race -count=1 ./...); }
 
-# h2: Vireo's own HTTP/2 path; its tests run h2spec (go install) and curl.
+# h2: Vireo's own HTTP/2 path; its tests run h2spec (go install), curl and
+# headless chromium.
 h2path() { (cd h2 && go vet ./... && gotest -race -count=1 ./...); } # FuzzServeConn's seeds run here; fuzz it by hand: go test -fuzz FuzzServeConn -parallel 1
 
 # Issue 26: the fasthttp engine (its own module: fasthttp is linked only by apps that choose it).
@@ -247,7 +248,7 @@ step "examples: cluster (3 instances, nginx, redis-server)" example_cluster redi
 step "examples: sessions-redis (real redis-server)" example_sessions_redis redis-server
 step "examples: realworld (RealWorld API on SQLite and PostgreSQL)" example_realworld
 step "otelvireo (OpenTelemetry middleware, /metrics checked by promtool)" otel
-step "h2: Vireo's own HTTP/2 path (h2spec, curl --http2, attack tests, fuzz seeds)" h2path curl
+step "h2: Vireo's own HTTP/2 path (h2spec, curl --http2, chromium, attack tests, timeouts, fuzz seeds)" h2path curl chromium
 step "fast: the fasthttp engine (conformance with net/http, framing, kept values)" fast_engine
 step "validator module (go-playground/validator)" validator_module
 step "autotls: ACME against Pebble (go install), curl" autotls_module curl

@@ -98,6 +98,9 @@ type (
 	Markup = core.Markup
 	// Validator checks a value decoded from a request (WithValidator).
 	Validator = core.Validator
+	// HTTP2Server is an HTTP/2 implementation that serves in place of
+	// net/http's (WithHTTP2); h2.Server is one.
+	HTTP2Server = core.HTTP2Server
 	// ValidatorFunc adapts a function to a Validator.
 	ValidatorFunc = core.ValidatorFunc
 	// ValidationError is a 400 naming each invalid field and why.
@@ -296,6 +299,10 @@ func WithStartupOutput(w io.Writer) Option { return core.WithStartupOutput(w) }
 // WithShutdownTimeout sets how long graceful shutdown waits for in-flight
 // requests (default 15s).
 func WithShutdownTimeout(d time.Duration) Option { return core.WithShutdownTimeout(d) }
+
+// WithHTTP2 serves HTTP/2 with s (for example h2.MustNew(), Vireo's own
+// HTTP/2 server) instead of net/http's.
+func WithHTTP2(s HTTP2Server) Option { return core.WithHTTP2(s) }
 
 // WithValidator sets the Validator run by ReadJSON, ReadXML, ReadForm and
 // mvc body binding.

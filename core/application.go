@@ -71,6 +71,7 @@ type Application struct {
 	shutdownTimeout time.Duration
 	proxyHeader     string
 	trustedProxies  []*netPrefix
+	http2           HTTP2Server // WithHTTP2; nil: net/http's HTTP/2
 
 	engine Engine // WithEngine; nil: net/http
 

@@ -96,6 +96,12 @@ func (app *Application) serve(ln net.Listener, signals bool, configure []func(*h
 	for _, fn := range configure {
 		fn(srv)
 	}
+	if app.http2 != nil {
+		if err := app.http2.ConfigureServer(srv); err != nil {
+			ln.Close()
+			return err
+		}
+	}
 	scheme := "http"
 	if tlsf != nil {
 		if app.engine != nil && srv.Protocols == nil {

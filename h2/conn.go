@@ -8,6 +8,22 @@
 // stream table, the output buffer) is under c.mu. A StreamError resets that
 // stream; a ConnectionError sends GOAWAY and ends the connection.
 //
+// Timeouts without a timer per frame: a frame (or the preface) whose
+// bytes are all in the read buffer is parsed without any deadline, and
+// only one that is not (it is still arriving) is read under the frame
+// deadline. Between frames the reader waits with no deadline. The
+// handshake, idle and shutdown events come from timers and the shutdown
+// hook as bits in c.sigs; when the reader is waiting between frames
+// (c.readWaiting) the sender also sets a read deadline in the past, which
+// wakes it without losing a byte (the wait is a bufio Peek), and the
+// reader clears it. The handshake check judges what has arrived: with
+// input still buffered it waits until the reader has parsed it, so a
+// server slowed down (a loaded machine, valgrind) does not cut a client
+// whose preface, SETTINGS and ACK came in time.
+// Graceful end (shutdown or idle): GOAWAY NO_ERROR with the last accepted
+// stream, later streams refused, the connection closes when no handler
+// runs.
+//
 // Attack bounds: handlers running at once are limited to
 // MAX_CONCURRENT_STREAMS, counted until a handler returns (not until the
 // client resets the stream), and streams waiting for a slot to 4x that,
@@ -15,7 +31,8 @@
 // a header block is bounded by the Framer at twice the header list size
 // (CONTINUATION flood) and a decoded list beyond it is answered 431 (HPACK
 // bomb); PING and SETTINGS acks and resets waiting in the output buffer are
-// bounded (floods from a client that does not read).
+// bounded (floods from a client that does not read); a trickled frame is
+// cut by the frame timeout (slowloris).
 
 package h2
 
@@ -29,6 +46,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/net/http2"
@@ -42,6 +60,17 @@ const (
 )
 
 var errClosed = errors.New("h2: stream closed")
+
+// Events for the reader goroutine, bits of conn.sigs.
+const (
+	sigShutdown  = 1 << iota // graceful end: GOAWAY, open streams finish, close
+	sigIdle                  // the idle timer fired
+	sigHandshake             // the handshake timer fired
+	sigDrained               // the last handler returned while draining
+)
+
+// wakeUp is a read deadline in the past: it ends the reader's wait at once.
+var wakeUp = time.Unix(1, 0)
 
 type conn struct {
 	srv *Server
@@ -70,20 +99,34 @@ type conn struct {
 	unacked      int64     // connection bytes consumed, not yet returned with WINDOW_UPDATE
 	dateSec      int64
 	dateStr      string
+	readWaiting  bool      // the reader waits for input between frames
+	wakeSet      bool      // a wakeUp deadline is set
+	draining     bool      // GOAWAY NO_ERROR sent: no new streams
+	idleSince    time.Time // when the last handler returned
+	idleTimeout  time.Duration
+	idleTimer    *time.Timer
+	handshakeTmr *time.Timer
+
+	sigs atomic.Uint32
 
 	flushCh  chan struct{}
 	stopCh   chan struct{}
 	flushEnd chan struct{}
 
 	// reader goroutine only
-	maxClientID uint32
-	sawSettings bool
-	goAwayRecv  bool
+	maxClientID   uint32
+	goAwayID      uint32 // the last stream ID of the GOAWAY sent
+	sawPreface    bool   // net/http read it (prior-knowledge h2c)
+	sawSettings   bool
+	settingsAcked bool
+	handshakeLook bool // the handshake timer fired once with nothing buffered
+	goAwayRecv    bool
+	goAwaySent    bool
 }
 
-func newConn(s *Server, nc net.Conn, h http.Handler) *conn {
+func newConn(s *Server, nc net.Conn, h http.Handler, idle time.Duration) *conn {
 	c := &conn{
-		srv: s, nc: nc, h: h,
+		srv: s, nc: nc, h: h, idleTimeout: idle,
 		br:           bufio.NewReaderSize(nc, 16<<10),
 		sendWindow:   65535,
 		peerInitial:  65535,
@@ -162,20 +205,37 @@ func (c *conn) flushLoop() {
 }
 
 func (c *conn) serve() {
-	ctx, cancel := context.WithCancel(context.Background())
+	base := context.Background()
+	if bc, ok := c.h.(interface{ BaseContext() context.Context }); ok {
+		base = bc.BaseContext() // net/http's, with http.ServerContextKey
+	}
+	ctx, cancel := context.WithCancel(base)
 	c.ctx = ctx
 	defer cancel()
-	if c.tls != nil {
+	if c.tls != nil && !c.tls.ConnectionState().HandshakeComplete { // ServeConn on a fresh TLS connection
+		c.nc.SetDeadline(time.Now().Add(c.srv.handshakeTimeout))
 		if err := c.tls.HandshakeContext(ctx); err != nil {
 			c.nc.Close()
 			return
 		}
+		c.nc.SetDeadline(time.Time{})
 	}
+	c.mu.Lock()
+	c.idleSince = time.Now()
+	c.idleTimer = time.AfterFunc(c.idleTimeout, c.onIdleTimer)
+	c.handshakeTmr = time.AfterFunc(c.srv.handshakeTimeout, func() { c.signal(sigHandshake) })
+	c.mu.Unlock()
 	go c.flushLoop()
 	code, hard := c.readLoop()
 	c.mu.Lock()
+	c.idleTimer.Stop()
+	c.handshakeTmr.Stop()
 	if hard {
-		c.fr.WriteGoAway(c.maxClientID, code, nil)
+		last := c.maxClientID
+		if c.goAwaySent {
+			last = c.goAwayID
+		}
+		c.fr.WriteGoAway(last, code, nil)
 	}
 	c.closed = true
 	for _, st := range c.streams {
@@ -192,7 +252,7 @@ func (c *conn) serve() {
 	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
 	close(c.stopCh)
 	<-c.flushEnd
-	if hard {
+	if hard || c.goAwaySent {
 		// Let the client read the GOAWAY before the close (a close with
 		// unread input sends a TCP reset that may drop it).
 		if cw, ok := c.nc.(interface{ CloseWrite() error }); ok {
@@ -204,13 +264,145 @@ func (c *conn) serve() {
 	c.nc.Close()
 }
 
+// signal hands the reader the events in bits.
+func (c *conn) signal(bits uint32) {
+	c.mu.Lock()
+	c.signalLocked(bits)
+	c.mu.Unlock()
+}
+
+// signalLocked is signal with c.mu held.
+func (c *conn) signalLocked(bits uint32) {
+	c.sigs.Or(bits)
+	if c.readWaiting && !c.wakeSet && !c.closed {
+		c.nc.SetReadDeadline(wakeUp)
+		c.wakeSet = true
+	}
+}
+
+// onIdleTimer runs when the idle timer fires: with no handler running for
+// the idle timeout it tells the reader, otherwise it rearms.
+func (c *conn) onIdleTimer() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	if c.activeLocked() {
+		c.idleTimer.Reset(c.idleTimeout)
+		return
+	}
+	if left := c.idleTimeout - time.Since(c.idleSince); left > 0 {
+		c.idleTimer.Reset(left)
+		return
+	}
+	c.signalLocked(sigIdle)
+}
+
+// activeLocked reports whether a stream is being served; c.mu is held.
+func (c *conn) activeLocked() bool {
+	return c.running > 0 || len(c.waiting) > 0
+}
+
+// waitInput waits until input is buffered or an event is signalled.
+func (c *conn) waitInput() error {
+	c.mu.Lock()
+	if c.sigs.Load() != 0 {
+		c.mu.Unlock()
+		return nil
+	}
+	c.readWaiting = true
+	c.mu.Unlock()
+	_, err := c.br.Peek(1)
+	c.mu.Lock()
+	c.readWaiting = false
+	if c.wakeSet {
+		c.wakeSet = false
+		c.nc.SetReadDeadline(time.Time{})
+	}
+	c.mu.Unlock()
+	return err
+}
+
+// frameBuffered reports whether the next frame (or header block) is
+// entirely in the read buffer, so reading it cannot block.
+func (c *conn) frameBuffered() bool {
+	n := c.br.Buffered()
+	if n < 9 {
+		return false
+	}
+	h, _ := c.br.Peek(9)
+	length := int(h[0])<<16 | int(h[1])<<8 | int(h[2])
+	if t := http2.FrameType(h[3]); (t == http2.FrameHeaders || t == http2.FrameContinuation) && http2.Flags(h[4])&http2.FlagHeadersEndHeaders == 0 {
+		return false // CONTINUATION frames follow
+	}
+	return n >= 9+length
+}
+
+// onSignals handles the events in bits; end reports that the connection
+// ends (with GOAWAY code when hard).
+func (c *conn) onSignals(bits uint32) (code http2.ErrCode, hard, end bool) {
+	if bits&sigHandshake != 0 && !c.settingsAcked {
+		switch {
+		case c.br.Buffered() > 0:
+			// Judge what has arrived, not how fast this server reads it:
+			// the next round, after the buffered input.
+			c.sigs.Or(sigHandshake)
+		case !c.handshakeLook:
+			// Nothing buffered: one more look at the socket, in case
+			// input came while this goroutine was not running.
+			c.handshakeLook = true
+			c.handshakeTmr.Reset(c.srv.handshakeTimeout / 8)
+		case !c.sawSettings:
+			return http2.ErrCodeNo, false, true // no preface or SETTINGS: close
+		default:
+			return http2.ErrCodeSettingsTimeout, true, true
+		}
+	}
+	if bits&sigShutdown != 0 {
+		c.startDrain()
+	}
+	if bits&sigIdle != 0 {
+		c.mu.Lock()
+		active := c.activeLocked()
+		if active {
+			c.idleTimer.Reset(c.idleTimeout)
+		}
+		c.mu.Unlock()
+		if !active {
+			c.startDrain()
+		}
+	}
+	return 0, false, c.drained()
+}
+
+// startDrain sends GOAWAY NO_ERROR with the last stream accepted; later
+// streams are refused.
+func (c *conn) startDrain() {
+	if c.goAwaySent {
+		return
+	}
+	c.goAwaySent, c.goAwayID = true, c.maxClientID
+	c.mu.Lock()
+	c.draining = true
+	c.fr.WriteGoAway(c.goAwayID, http2.ErrCodeNo, nil)
+	c.kick()
+	c.mu.Unlock()
+}
+
+// drained reports whether the connection drains and no handler runs.
+func (c *conn) drained() bool {
+	if !c.goAwaySent {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.activeLocked()
+}
+
 // readLoop runs until the connection ends; it returns the GOAWAY code and
 // whether one must be sent.
 func (c *conn) readLoop() (http2.ErrCode, bool) {
-	var pre [len(preface)]byte
-	if _, err := io.ReadFull(c.br, pre[:]); err != nil || string(pre[:]) != preface {
-		return http2.ErrCodeProtocol, err == nil
-	}
 	c.mu.Lock()
 	c.fr.WriteSettings(
 		http2.Setting{ID: http2.SettingMaxConcurrentStreams, Val: c.srv.maxStreams},
@@ -225,7 +417,33 @@ func (c *conn) readLoop() (http2.ErrCode, bool) {
 	c.kick()
 	c.mu.Unlock()
 	for {
+		if c.br.Buffered() == 0 {
+			if err := c.waitInput(); err != nil && c.sigs.Load() == 0 {
+				return http2.ErrCodeNo, false // the connection ended or broke
+			}
+		}
+		if c.sigs.Load() != 0 {
+			if code, hard, end := c.onSignals(c.sigs.Swap(0)); end {
+				return code, hard
+			}
+			if c.br.Buffered() == 0 {
+				continue
+			}
+		}
+		if !c.sawPreface {
+			if code, hard := c.readPreface(); code != 0 || !c.sawPreface {
+				return code, hard
+			}
+			continue
+		}
+		timed := !c.frameBuffered()
+		if timed {
+			c.nc.SetReadDeadline(time.Now().Add(c.srv.frameTimeout))
+		}
 		f, err := c.fr.ReadFrame()
+		if timed {
+			c.nc.SetReadDeadline(time.Time{})
+		}
 		if err != nil {
 			var se http2.StreamError
 			var ce http2.ConnectionError
@@ -239,7 +457,7 @@ func (c *conn) readLoop() (http2.ErrCode, bool) {
 			case errors.Is(err, http2.ErrFrameTooLarge):
 				return http2.ErrCodeFrameSize, true
 			}
-			return http2.ErrCodeNo, false // the connection ended or broke
+			return http2.ErrCodeNo, false // ended, broke, or a frame trickled past the timeout
 		}
 		if !c.sawSettings {
 			sf, ok := f.(*http2.SettingsFrame)
@@ -252,6 +470,29 @@ func (c *conn) readLoop() (http2.ErrCode, bool) {
 			return code, true
 		}
 	}
+}
+
+// readPreface reads the client preface (under the frame timeout when it
+// is not all buffered); a wrong one is a PROTOCOL_ERROR, a missing one
+// ends the connection (sawPreface stays false).
+func (c *conn) readPreface() (http2.ErrCode, bool) {
+	var pre [len(preface)]byte
+	timed := c.br.Buffered() < len(pre)
+	if timed {
+		c.nc.SetReadDeadline(time.Now().Add(c.srv.frameTimeout))
+	}
+	_, err := io.ReadFull(c.br, pre[:])
+	if timed {
+		c.nc.SetReadDeadline(time.Time{})
+	}
+	switch {
+	case err != nil:
+		return 0, false
+	case string(pre[:]) != preface:
+		return http2.ErrCodeProtocol, true
+	}
+	c.sawPreface = true
+	return 0, false
 }
 
 // noteStreamID makes a client stream ID that failed in the Framer count as
@@ -362,6 +603,12 @@ func (c *conn) onHeaders(f *http2.MetaHeadersFrame) (http2.ErrCode, bool) {
 	c.maxClientID = id
 	if c.goAwayRecv {
 		return 0, false
+	}
+	if c.goAwaySent { // after our GOAWAY: not processed, the client may retry it
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.fr.WriteRSTStream(id, http2.ErrCodeRefusedStream)
+		return c.controlQueued()
 	}
 	if f.Truncated {
 		c.answer431(id)
@@ -517,11 +764,15 @@ func (c *conn) giveBackStream(st *stream, n int64) {
 }
 
 func (c *conn) onSettings(f *http2.SettingsFrame) (http2.ErrCode, bool) {
-	if f.IsAck() {
-		return 0, false
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if f.IsAck() { // we send one SETTINGS frame: this acknowledges it
+		if !c.settingsAcked {
+			c.settingsAcked = true
+			c.handshakeTmr.Stop() // the client's SETTINGS came first
+		}
+		return 0, false
+	}
 	var code http2.ErrCode
 	bad := false
 	f.ForeachSetting(func(s http2.Setting) error {

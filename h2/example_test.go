@@ -9,14 +9,18 @@ import (
 	"github.com/vireo-go/vireo/h2"
 )
 
-// Configure hands a server's HTTP/2 connections to Vireo's path; with core
-// it is app.ListenTLS(addr, certFile, keyFile, h2.MustNew().Configure).
-func ExampleServer_Configure() {
+// ConfigureServer hands a plain http.Server's HTTP/2 connections to this
+// path; a Vireo application chooses it with the option
+// vireo.New(vireo.WithHTTP2(h2.MustNew())) instead.
+func ExampleServer_ConfigureServer() {
 	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "hello over "+r.Proto)
 	}))
 	ts.EnableHTTP2 = true
-	h2.MustNew(h2.WithMaxConcurrentStreams(100)).Configure(ts.Config)
+	if err := h2.MustNew(h2.WithMaxConcurrentStreams(100)).ConfigureServer(ts.Config); err != nil {
+		fmt.Println(err)
+		return
+	}
 	ts.StartTLS()
 	defer ts.Close()
 

@@ -14,6 +14,7 @@ package h2
 
 import (
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -102,6 +103,24 @@ func (w *responseWriter) FlushError() error {
 		w.WriteHeader(http.StatusOK)
 	}
 	return w.flush(false)
+}
+
+// SetReadDeadline makes the request body's reads fail with
+// os.ErrDeadlineExceeded from t on (zero: no deadline), for this stream
+// only; http.ResponseController uses it (core's MinRequestBodyRate does).
+func (w *responseWriter) SetReadDeadline(t time.Time) error {
+	st := w.st
+	st.setDeadline(&st.readTimer, t, func() { st.body.abort(os.ErrDeadlineExceeded) })
+	return nil
+}
+
+// SetWriteDeadline resets the stream (RST_STREAM INTERNAL_ERROR, writes
+// fail) when its answer is not complete by t (zero: no deadline), as
+// net/http's HTTP/2 does; core's MinResponseRate uses it.
+func (w *responseWriter) SetWriteDeadline(t time.Time) error {
+	st := w.st
+	st.setDeadline(&st.writeTimer, t, func() { st.c.resetStream(st.id, http2.ErrCodeInternal) })
+	return nil
 }
 
 // Push reports http.ErrNotSupported: the server never pushes (it sends

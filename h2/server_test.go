@@ -26,7 +26,9 @@ func startServer(t testing.TB, h http.Handler, own bool, opts ...Option) *httpte
 	ts := httptest.NewUnstartedServer(h)
 	ts.EnableHTTP2 = true
 	if own {
-		MustNew(opts...).Configure(ts.Config)
+		if err := MustNew(opts...).ConfigureServer(ts.Config); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ts.StartTLS()
 	t.Cleanup(ts.Close)
@@ -153,12 +155,22 @@ type rawConn struct {
 
 func dialRaw(t testing.TB, ts *httptest.Server) *rawConn {
 	t.Helper()
+	c := dialTLS(t, ts.Listener.Addr().String())
+	io.WriteString(c.nc, preface)
+	c.fr.WriteSettings()
+	c.fr.WriteSettingsAck() // of the server's SETTINGS, sent at once
+	return c
+}
+
+// dialTLS opens a TLS connection that negotiated h2 and sends nothing.
+func dialTLS(t testing.TB, addr string) *rawConn {
+	t.Helper()
 	// A small receive buffer, so a client that does not read fills the
 	// path to it soon (the flood tests).
 	d := &net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
 		return rc.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
 	}}
-	nc, err := tls.DialWithDialer(d, "tcp", ts.Listener.Addr().String(), &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}})
+	nc, err := tls.DialWithDialer(d, "tcp", addr, &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,14 +182,18 @@ func dialRaw(t testing.TB, ts *httptest.Server) *rawConn {
 	c.enc = hpack.NewEncoder(&c.buf)
 	c.fr = http2.NewFramer(nc, nc)
 	c.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
-	io.WriteString(nc, preface)
-	c.fr.WriteSettings()
 	return c
 }
 
 func (c *rawConn) headerBlock(path string, extra ...string) []byte {
+	return c.requestBlock("GET", path, extra...)
+}
+
+// requestBlock is the HPACK block of a request with extra header fields
+// (name, value pairs).
+func (c *rawConn) requestBlock(method, path string, extra ...string) []byte {
 	c.buf.Reset()
-	for _, f := range [][2]string{{":method", "GET"}, {":scheme", "https"}, {":authority", "x"}, {":path", path}} {
+	for _, f := range [][2]string{{":method", method}, {":scheme", "https"}, {":authority", "x"}, {":path", path}} {
 		c.enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})
 	}
 	for i := 0; i+1 < len(extra); i += 2 {
@@ -309,7 +325,17 @@ func TestHPACKBomb(t *testing.T) {
 // flood sends frames without reading a reply until the server ends the
 // connection with ENHANCE_YOUR_CALM.
 func flood(t *testing.T, send func(*rawConn) error) {
-	ts := startServer(t, echoHandler(), true)
+	ts := httptest.NewUnstartedServer(echoHandler())
+	ts.EnableHTTP2 = true
+	// A small send buffer on the server's side too, so that what the
+	// kernel holds (megabytes on loopback, half a million acks) does not
+	// make the test long under -race on a loaded machine.
+	ts.Listener = smallSendBuffer{ts.Listener}
+	if err := MustNew().ConfigureServer(ts.Config); err != nil {
+		t.Fatal(err)
+	}
+	ts.StartTLS()
+	t.Cleanup(ts.Close)
 	c := dialRaw(t, ts)
 	done := make(chan error, 1)
 	bw := bufio.NewWriterSize(c.nc, 64<<10)
@@ -337,6 +363,17 @@ func flood(t *testing.T, send func(*rawConn) error) {
 	case <-time.After(20 * time.Second):
 		t.Fatalf("the flood was not stopped in 20 s (%d frames sent)", sent.Load())
 	}
+}
+
+// smallSendBuffer gives accepted connections a 4 KiB send buffer.
+type smallSendBuffer struct{ net.Listener }
+
+func (l smallSendBuffer) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetWriteBuffer(4096)
+	}
+	return c, err
 }
 
 func TestPingFlood(t *testing.T) {

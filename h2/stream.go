@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/net/http2"
 )
@@ -32,6 +33,9 @@ type stream struct {
 	body          *pipe
 	contentLength int64 // declared by the client, -1 when not
 	received      int64 // reader goroutine only
+
+	// handler goroutine only (http.ResponseController)
+	readTimer, writeTimer *time.Timer
 
 	// under c.mu
 	sendWindow int64
@@ -49,6 +53,29 @@ func (st *stream) abort(err error) {
 	}
 	st.body.abort(err)
 	st.cancel()
+}
+
+// setDeadline arms *tm to run fire at t (zero: disarms it; past: fires
+// now); one timer per kind and stream, reset rather than remade.
+func (st *stream) setDeadline(tm **time.Timer, t time.Time, fire func()) {
+	if t.IsZero() {
+		if *tm != nil {
+			(*tm).Stop()
+		}
+		return
+	}
+	d := time.Until(t)
+	switch {
+	case d <= 0:
+		if *tm != nil {
+			(*tm).Stop()
+		}
+		fire()
+	case *tm == nil:
+		*tm = time.AfterFunc(d, fire)
+	default:
+		(*tm).Reset(d)
+	}
 }
 
 // connectionHeaders are the fields RFC 9113 8.2.2 forbids in HTTP/2.
@@ -177,6 +204,12 @@ func (c *conn) handlerDone(st *stream, w *responseWriter) {
 	} else {
 		w.finish()
 	}
+	if st.readTimer != nil {
+		st.readTimer.Stop()
+	}
+	if st.writeTimer != nil { // after finish: its last flush is under the deadline too
+		st.writeTimer.Stop()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st.localDone = true
@@ -201,6 +234,12 @@ func (c *conn) handlerDone(st *stream, w *responseWriter) {
 			c.running++
 			go c.runHandler(next)
 			break
+		}
+	}
+	if !c.activeLocked() {
+		c.idleSince = time.Now()
+		if c.draining {
+			c.signalLocked(sigDrained)
 		}
 	}
 }

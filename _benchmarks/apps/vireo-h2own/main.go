@@ -1,7 +1,7 @@
 // Command vireo-h2own is vireo-h2 (the h2 comparison's handler on Vireo's
 // ListenTLS) with HTTP/2 served by Vireo's own path, the h2 module
-// (h2.Configure), instead of net/http's: the certificate and key are in
-// TLS_CERT_FILE and TLS_KEY_FILE.
+// (vireo.WithHTTP2(h2.MustNew())), instead of net/http's: the certificate
+// and key are in TLS_CERT_FILE and TLS_KEY_FILE.
 package main
 
 import (
@@ -13,7 +13,7 @@ import (
 )
 
 func main() {
-	app := vireo.New()
+	app := vireo.New(vireo.WithHTTP2(h2.MustNew()))
 	app.Get("/api/values/{id}", func(ctx vireo.Context) {
 		ctx.Text("value")
 	})
@@ -21,7 +21,7 @@ func main() {
 	if port == "" {
 		port = "5000"
 	}
-	if err := app.ListenTLS("127.0.0.1:"+port, os.Getenv("TLS_CERT_FILE"), os.Getenv("TLS_KEY_FILE"), h2.MustNew().Configure); err != nil {
+	if err := app.ListenTLS("127.0.0.1:"+port, os.Getenv("TLS_CERT_FILE"), os.Getenv("TLS_KEY_FILE")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -67,6 +67,8 @@ type Config struct {
 	Connections int
 	// Requests overrides the comparison's -n when positive.
 	Requests int64
+	// quickDuration: Duration is the quick mode's default, not a flag.
+	quickDuration bool
 	// Duration, when positive, makes every run a timed run (-d) instead of a
 	// fixed number of requests.
 	Duration time.Duration
@@ -124,6 +126,7 @@ func (c *Config) Defaults() {
 		}
 		if c.Duration == 0 && c.Requests == 0 {
 			c.Duration = 2 * time.Second
+			c.quickDuration = true
 		}
 		// bombardier's shortest timed run is one second.
 		if c.Warmup == 0 {

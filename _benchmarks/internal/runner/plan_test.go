@@ -103,6 +103,22 @@ func TestMakePlan(t *testing.T) {
 		t.Errorf("quick plan baseline %q -c %d -n %d -d %v", p.Baseline, p.Connections, p.Requests, p.Duration)
 	}
 
+	cfg = &Config{Root: "x", Quick: true, Comparisons: []string{"h2"}}
+	cfg.Defaults()
+	if plan, err = makePlan(cfg, contract); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range plan {
+		if p.Generator != "h2load" || p.Requests != QuickH2loadRequests || p.Duration != 0 {
+			t.Errorf("quick %s: %s -n %d -d %v, want h2load -n %d (its timed runs can abort)", p.Key(), p.Generator, p.Requests, p.Duration, QuickH2loadRequests)
+		}
+	}
+	cfg = &Config{Root: "x", Quick: true, Comparisons: []string{"h2"}, Duration: 3 * time.Second}
+	cfg.Defaults()
+	if plan, err = makePlan(cfg, contract); err != nil || plan[0].Duration != 3*time.Second {
+		t.Errorf("quick h2 with -d 3s: %v %+v", err, plan)
+	}
+
 	for _, apps := range [][]string{{"no-such-app"}} {
 		cfg = &Config{Root: "x", Apps: apps}
 		cfg.Defaults()
