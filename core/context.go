@@ -62,9 +62,8 @@ type state struct {
 	// Handles. gen is the generation of the live handles: release adds
 	// one, so every handle made before fails. pins counts handle calls in
 	// progress; release waits for them (see handle.go).
-	gen   atomic.Uint64
-	pins  atomic.Int32
-	owner atomic.Uintptr // curg of the goroutine serving the request; 0: none (see handle.go)
+	gen  atomic.Uint64
+	pins atomic.Int32
 
 	// Storage handed out through a handle, which a caller may keep: it is
 	// dropped at release instead of being reused for the next request.
@@ -91,7 +90,6 @@ func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 	c.x = &c.std
 	c.request = r
 	c.index = -1
-	c.owner.Store(curg())
 	if r.Body != nil && r.Body != http.NoBody {
 		c.bodyLimit, c.readRate = c.app.bodyLimit, c.app.readRate
 		c.limitBody() // the limit and the rate bound Request().Body too, not only the readers
@@ -103,7 +101,6 @@ func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 // their check may still be running; the caller waits for them (release) or
 // never reuses c (a WrapMiddleware chain left running).
 func (c *state) retire() {
-	c.owner.Store(0) // the chain goes on elsewhere: every call pins
 	c.gen.Add(1)
 }
 

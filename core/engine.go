@@ -71,7 +71,6 @@ func (c *state) resetExchange(x engine.Exchange) {
 	c.x = x
 	c.request = nil
 	c.index = -1
-	c.owner.Store(curg())
 	if x.ContentLength() != 0 {
 		c.bodyLimit, c.readRate = c.app.bodyLimit, c.app.readRate
 	}
