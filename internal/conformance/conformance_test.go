@@ -1,4 +1,4 @@
-package core_test
+package conformance_test
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 	"github.com/vireo-go/vireo/internal/conformance"
 )
 
-// TestConformance runs the engines' shared HTTP-level suite on net/http;
+// TestConformance runs the engines' shared HTTP-level suite on net/http
+// (here, so that core's tests do not import the packages above core);
 // the fast module runs it on fasthttp.
 func TestConformance(t *testing.T) { conformance.Run(t) }
