@@ -58,26 +58,20 @@ func TestBasicAuth(t *testing.T) {
 	}
 }
 
-func TestBearerAuth(t *testing.T) {
-	mw := MustBearerAuth(WithRealm("api"), WithTokenValidator(func(ctx core.Context, tok string) bool { return tok == "t0k3n" }))
-	app := core.New(core.WithStartupOutput(nil))
-	app.Get("/api", mw, func(ctx core.Context) { ctx.WriteString("token " + BearerToken(ctx)) })
-	tests := []struct {
-		auth      string
-		status    int
-		challenge string
-	}{
-		{"", 401, `Bearer realm="api"`},
-		{"Basic dXNlcjpwYXNz", 401, `Bearer realm="api"`},
-		{"Bearer ", 401, `Bearer realm="api"`},
-		{"Bearer a b", 401, `Bearer realm="api"`},
-		{"Bearer wrong", 401, `Bearer realm="api", error="invalid_token"`},
-		{"Bearer t0k3n", 200, ""},
-		{"bearer t0k3n", 200, ""},
-	}
+// bearerCase is one Authorization header and the answer it must get.
+type bearerCase struct {
+	auth      string
+	status    int
+	challenge string
+}
+
+// checkBearer requests path with each case's header and checks the status,
+// the challenge and, when admitted, the body.
+func checkBearer(t *testing.T, app *core.Application, path, body string, tests []bearerCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.auth, func(t *testing.T) {
-			req := httptest.NewRequest("GET", "/api", nil)
+			req := httptest.NewRequest("GET", path, nil)
 			if tt.auth != "" {
 				req.Header.Set("Authorization", tt.auth)
 			}
@@ -86,11 +80,27 @@ func TestBearerAuth(t *testing.T) {
 			if rec.Code != tt.status || rec.Header().Get("WWW-Authenticate") != tt.challenge {
 				t.Errorf("%d %q, want %d %q", rec.Code, rec.Header().Get("WWW-Authenticate"), tt.status, tt.challenge)
 			}
-			if tt.status == 200 && rec.Body.String() != "token t0k3n" {
+			if tt.status == 200 && rec.Body.String() != body {
 				t.Errorf("body %q", rec.Body)
 			}
 		})
 	}
+}
+
+func TestBearerAuth(t *testing.T) {
+	mw := MustBearerAuth(WithRealm("api"), WithTokenValidator(func(ctx core.Context, tok string) bool { return tok == "t0k3n" }))
+	app := core.New(core.WithStartupOutput(nil))
+	app.Get("/api", mw, func(ctx core.Context) { ctx.WriteString("token " + BearerToken(ctx)) })
+	tests := []bearerCase{
+		{"", 401, `Bearer realm="api"`},
+		{"Basic dXNlcjpwYXNz", 401, `Bearer realm="api"`},
+		{"Bearer ", 401, `Bearer realm="api"`},
+		{"Bearer a b", 401, `Bearer realm="api"`},
+		{"Bearer wrong", 401, `Bearer realm="api", error="invalid_token"`},
+		{"Bearer t0k3n", 200, ""},
+		{"bearer t0k3n", 200, ""},
+	}
+	checkBearer(t, app, "/api", "token t0k3n", tests)
 	if _, err := BearerAuth(); err == nil {
 		t.Error("BearerAuth without a validator")
 	}
@@ -101,11 +111,7 @@ func TestBearerAuthScheme(t *testing.T) {
 		WithTokenValidator(func(ctx core.Context, tok string) bool { return tok == "jwt" }))
 	app := core.New(core.WithStartupOutput(nil))
 	app.Get("/user", mw, func(ctx core.Context) { ctx.WriteString("token " + BearerToken(ctx)) })
-	tests := []struct {
-		auth      string
-		status    int
-		challenge string
-	}{
+	tests := []bearerCase{
 		{"", 401, `Token realm="conduit"`},
 		{"Bearer jwt", 401, `Token realm="conduit"`},
 		{"Tokenjwt", 401, `Token realm="conduit"`},
@@ -115,22 +121,7 @@ func TestBearerAuthScheme(t *testing.T) {
 		{"Token jwt", 200, ""},
 		{"token jwt", 200, ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.auth, func(t *testing.T) {
-			req := httptest.NewRequest("GET", "/user", nil)
-			if tt.auth != "" {
-				req.Header.Set("Authorization", tt.auth)
-			}
-			rec := httptest.NewRecorder()
-			app.ServeHTTP(rec, req)
-			if rec.Code != tt.status || rec.Header().Get("WWW-Authenticate") != tt.challenge {
-				t.Errorf("%d %q, want %d %q", rec.Code, rec.Header().Get("WWW-Authenticate"), tt.status, tt.challenge)
-			}
-			if tt.status == 200 && rec.Body.String() != "token jwt" {
-				t.Errorf("body %q", rec.Body)
-			}
-		})
-	}
+	checkBearer(t, app, "/user", "token jwt", tests)
 	for _, bad := range []string{"", "To ken", "Token:", "Tök"} {
 		if _, err := BearerAuth(WithScheme(bad), WithTokenValidator(func(core.Context, string) bool { return true })); err == nil {
 			t.Errorf("WithScheme(%q) accepted", bad)
