@@ -47,8 +47,9 @@ func documentedCommands(t *testing.T, path string) [][]string {
 }
 
 // parse runs the command line args through run without running it; a
-// tfb command's configuration is checked by techempower.Config.Check,
-// whose error is returned in stderr with exit code 2.
+// tfb command's configuration (of a req/s run or, with -instructions, of
+// a count) is checked by techempower.Config.Check, whose error is
+// returned in stderr with exit code 2.
 func parse(t *testing.T, args []string) (string, runner.Config, int, string) {
 	t.Helper()
 	var sub string
@@ -56,7 +57,8 @@ func parse(t *testing.T, args []string) (string, runner.Config, int, string) {
 	var tfbErr error
 	parsed = func(s string, c runner.Config) { sub, cfg = s, c }
 	tfbParsed = func(c techempower.Config) { sub, tfbErr = "tfb", c.Check() }
-	defer func() { parsed, tfbParsed = nil, nil }()
+	tfbCountParsed = func(c techempower.CountConfig) { sub, tfbErr = "tfb", c.Check() }
+	defer func() { parsed, tfbParsed, tfbCountParsed = nil, nil, nil }()
 	if len(args) > 0 && args[0] == "tfb" {
 		var out, errOut bytes.Buffer
 		code := run(args, &out, &errOut)
