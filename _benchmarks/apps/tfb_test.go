@@ -17,7 +17,7 @@ import (
 func TestTechEmpowerAppsShareTheirDatabaseCode(t *testing.T) {
 	root, _ := benchtest.MustContract(t)
 	for file, apps := range map[string][]string{
-		"db.go": {"tfb-vireo", "tfb-nethttp", "tfb-gin", "tfb-echo", "tfb-chi", "tfb-fiber"},
+		"db.go": {"tfb-vireo", "tfb-vireo-fast", "tfb-nethttp", "tfb-gin", "tfb-echo", "tfb-chi", "tfb-fiber"},
 		"db.js": {"tfb-expressjs", "tfb-nodehttp"},
 	} {
 		want, err := os.ReadFile(filepath.Join(root, "apps", apps[0], file))

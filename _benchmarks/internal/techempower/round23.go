@@ -130,7 +130,7 @@ func (r *Report) round23Markdown(b *strings.Builder) {
 		fmt.Fprintf(b, "### %s (÷ %s, %s)\n\n| stack | today | Round 23 | Round 23 entry |\n|---|---:|---:|---|\n", t, labelOfR23(div), level)
 		for _, a := range r.Apps {
 			meta, _ := appNamed(a.Name)
-			if meta.R23 == "" && a.Name != "tfb-vireo" {
+			if meta.R23 == "" && a.Stack != "go" {
 				continue
 			}
 			today := "not measured"

@@ -58,6 +58,7 @@ const Floor = "tfb-nethttp"
 // Apps are the stacks of the comparison, in report order.
 var Apps = []App{
 	{"tfb-vireo", "Vireo", "go", ""},
+	{"tfb-vireo-fast", "Vireo (fast engine)", "go", ""},
 	{"tfb-nethttp", "net/http (floor)", "go", "go"},
 	{"tfb-gin", "Gin", "go", "gin"},
 	{"tfb-echo", "Echo", "go", "echo"},

@@ -1,0 +1,114 @@
+// Command tfb-vireo-fast is TechEmpower's six test types on Vireo's
+// fasthttp engine: the tfb-vireo app with only the engine changed
+// (vireo.WithEngine(fast.Engine())): routes on the app, a router middleware
+// that sets the Server header, JSON through ctx.JSON, the fortunes page
+// through the view package's html/template engine (embedded views, parsed
+// once), and pgx for PostgreSQL (db.go). The database calls take
+// ctx.Request().Context(), as in tfb-vireo: on this engine that builds the
+// lazily made *http.Request, a cost an application reading it pays. It serves
+// /plaintext, /json, /db, /queries?queries=N, /fortunes and
+// /updates?queries=N on 127.0.0.1:$PORT with the database at
+// $DATABASE_URL.
+package main
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vireo-go/vireo"
+	"github.com/vireo-go/vireo/fast"
+	"github.com/vireo-go/vireo/view"
+)
+
+//go:embed views
+var views embed.FS
+
+type message struct {
+	Message string `json:"message"`
+}
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	db, err := connect(context.Background())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	root, err := fs.Sub(views, "views")
+	if err != nil {
+		return err
+	}
+	engine, err := view.NewHTML(root, ".html")
+	if err != nil {
+		return err
+	}
+	app := vireo.New(vireo.WithEngine(fast.Engine()))
+	if err := app.RegisterView(engine); err != nil {
+		return err
+	}
+	app.UseBeforeRouting(func(ctx vireo.Context) {
+		ctx.SetResponseHeader("Server", "Vireo")
+		ctx.Next()
+	})
+	routes(app, db)
+	return app.Listen("127.0.0.1:" + port())
+}
+
+func routes(app *vireo.Application, db *pgxpool.Pool) {
+	app.Get("/plaintext", func(ctx vireo.Context) {
+		ctx.Text("Hello, World!")
+	})
+	app.Get("/json", func(ctx vireo.Context) {
+		ctx.JSON(message{Message: "Hello, World!"})
+	})
+	app.Get("/db", func(ctx vireo.Context) {
+		w, err := oneWorld(ctx.Request().Context(), db)
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		ctx.JSON(w)
+	})
+	app.Get("/queries", func(ctx vireo.Context) {
+		ws, err := worlds(ctx.Request().Context(), db, parseQueries(ctx.Query("queries")))
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		ctx.JSON(ws)
+	})
+	app.Get("/updates", func(ctx vireo.Context) {
+		ws, err := updateWorldRows(ctx.Request().Context(), db, parseQueries(ctx.Query("queries")))
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		ctx.JSON(ws)
+	})
+	app.Get("/fortunes", func(ctx vireo.Context) {
+		fs, err := fortunes(ctx.Request().Context(), db)
+		if err != nil {
+			ctx.StopWithError(err)
+			return
+		}
+		ctx.View("fortunes.html", fs)
+	})
+}
+
+func port() string {
+	if p := os.Getenv("PORT"); p != "" {
+		return p
+	}
+	return "5000"
+}
