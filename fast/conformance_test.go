@@ -10,4 +10,6 @@ import (
 
 // TestConformance runs the suite core runs on net/http
 // (internal/conformance) on the fast engine.
-func TestConformance(t *testing.T) { conformance.Run(t, core.WithEngine(fast.Engine())) }
+func TestConformance(t *testing.T) {
+	conformance.Run(t, conformance.Target{Options: []core.Option{core.WithEngine(fast.Engine())}})
+}

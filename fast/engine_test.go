@@ -8,6 +8,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
+	"net/textproto"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -458,6 +461,63 @@ func TestPipelined(t *testing.T) {
 		resp.Body.Close()
 		if string(b) != strconv.Itoa(i) {
 			t.Errorf("answer %d: %q", i, b)
+		}
+	}
+}
+
+// TestEarlyHints sends 103 Early Hints on both engines, twice, and then
+// the final response: each 103 carries the Link headers set before it,
+// and the final response its header map as net/http sends it (every Link
+// once). On the fast engine the second 103 and the final response got
+// the Links of the first 103 again, until earlyHints stopped leaving them
+// in fasthttp's response header.
+func TestEarlyHints(t *testing.T) {
+	handler := func(ctx core.Context) {
+		ctx.ResponseHeader().Add("Link", "</app.css>; rel=preload; as=style")
+		ctx.SetStatus(http.StatusEarlyHints)
+		ctx.ResponseHeader().Add("Link", "</app.js>; rel=preload; as=script")
+		ctx.SetStatus(http.StatusEarlyHints)
+		ctx.Text("page")
+	}
+	type answer struct {
+		hints [][]string // the Link values of each 103
+		links []string   // of the final response
+		code  int
+		body  string
+	}
+	get := func(t *testing.T, base string) answer {
+		var a answer
+		trace := &httptrace.ClientTrace{Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
+			if code == http.StatusEarlyHints {
+				a.hints = append(a.hints, h.Values("Link"))
+			}
+			return nil
+		}}
+		req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), "GET", base+"/", nil)
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		a.links, a.code, a.body = resp.Header.Values("Link"), resp.StatusCode, string(b)
+		return a
+	}
+	std := core.New(core.WithStartupOutput(nil))
+	std.Get("/", handler)
+	fst := newApp()
+	fst.Get("/", handler)
+	want := answer{
+		hints: [][]string{
+			{"</app.css>; rel=preload; as=style"},
+			{"</app.css>; rel=preload; as=style", "</app.js>; rel=preload; as=script"},
+		},
+		links: []string{"</app.css>; rel=preload; as=style", "</app.js>; rel=preload; as=script"},
+		code:  http.StatusOK, body: "page",
+	}
+	for name, app := range map[string]*core.Application{"net/http": std, "fast": fst} {
+		if got := get(t, serve(t, app)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %+v, want %+v", name, got, want)
 		}
 	}
 }

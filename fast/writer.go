@@ -73,13 +73,17 @@ func (w *writer) WriteHeader(code int) {
 	}
 }
 
-// earlyHints sends a 103 with the Link headers set so far.
+// earlyHints sends a 103 with the Link headers set so far. fasthttp's
+// EarlyHints sends the Links of its response header, so they are put
+// there for the call and taken out again: the final response gets them
+// from the header map, once, as on net/http.
 func (w *writer) earlyHints() {
 	resp := &w.x.ctx.Response
 	for _, v := range w.h["Link"] {
 		resp.Header.Add("Link", v)
 	}
 	_ = w.x.ctx.EarlyHints()
+	resp.Header.Del("Link")
 }
 
 // sniff sets the Content-Type from the first bytes of the body, as
