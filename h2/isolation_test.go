@@ -2,7 +2,6 @@ package h2
 
 import (
 	"crypto/tls"
-	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -16,37 +15,28 @@ import (
 	"testing"
 
 	"github.com/vireo-go/vireo/core"
+	"github.com/vireo-go/vireo/internal/conformance"
 )
 
 // core's isolation scenarios (core/isolation_test.go) over this path:
 // many concurrent streams of one connection, each handler in a goroutine
-// of its own, pooled request states handed from stream to stream.
+// of its own, pooled request states handed from stream to stream. The
+// engines' whole conformance suite runs over it too (TestConformance).
 
-// staleResult is what a Context kept past its request saw.
-type staleResult struct {
-	writeErr, rwErr, err error
-	param, value, path   string
-	alive                bool
-}
-
-func (r staleResult) ok() bool {
-	return r.writeErr == core.ErrContextReleased && r.rwErr == core.ErrContextReleased && r.err == core.ErrContextReleased &&
-		r.param == "" && r.value == "" && r.path == "" && !r.alive
-}
-
-// touchStale writes, reads and changes everything it can through c.
-func touchStale(c core.Context) staleResult {
-	var res staleResult
-	_, res.writeErr = c.WriteString("LEAKED")
-	_, res.rwErr = c.ResponseWriter().Write([]byte("LEAKED"))
-	c.ResponseHeader().Set("X-Leak", "1")
-	c.SetResponseHeader("X-Leak", "1")
-	c.Values().Set("who", "LEAKED")
-	c.SetStatus(http.StatusTeapot)
-	c.StopWithError(errors.New("LEAKED"))
-	res.param, res.value, res.path = c.Param("id"), c.Values().GetString("who"), c.Path()
-	res.err, res.alive = c.StopError(), c.Alive()
-	return res
+// TestConformance runs the suite net/http and the fast engine pass
+// (internal/conformance) over this path: Serve with WithH2C and
+// WithHTTP2(MustNew()), a client that speaks only HTTP/2 without TLS
+// (prior knowledge), so every request of a test is a stream of one
+// connection served by this package's frame loop.
+func TestConformance(t *testing.T) {
+	conformance.Run(t, conformance.Target{
+		Options: []core.Option{core.WithH2C(), core.WithHTTP2(MustNew())},
+		Transport: func() *http.Transport {
+			var protos http.Protocols
+			protos.SetUnencryptedHTTP2(true)
+			return &http.Transport{Protocols: &protos}
+		},
+	})
 }
 
 // oneConnClient serves app through this path and returns a client whose
@@ -136,12 +126,12 @@ func TestKeptContextOverH2(t *testing.T) {
 	}
 	c := <-kept
 	stop := make(chan struct{})
-	results := make(chan staleResult, 1)
+	results := make(chan conformance.StaleResult, 1)
 	go func() { // acts until stop; reports the first wrong result, if any
-		var first *staleResult
+		var first *conformance.StaleResult
 		for {
-			r := touchStale(c)
-			if !r.ok() && first == nil {
+			r := conformance.TouchStale(c)
+			if !r.OK() && first == nil {
 				first = &r
 			}
 			select {
@@ -165,7 +155,7 @@ func TestKeptContextOverH2(t *testing.T) {
 		}
 	})
 	close(stop)
-	if r := <-results; !r.ok() {
+	if r := <-results; !r.OK() {
 		t.Errorf("the kept Context saw %+v; want ErrContextReleased and zero values", r)
 	}
 	if n := conns.Load(); n != 1 {
@@ -201,7 +191,7 @@ func TestConcurrentStreamsIsolation(t *testing.T) {
 					return
 				default:
 				}
-				touchStale(c)
+				conformance.TouchStale(c)
 				runtime.Gosched()
 			}
 		}()

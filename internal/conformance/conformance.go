@@ -1,8 +1,10 @@
-// Package conformance is the HTTP-level test suite every engine passes:
-// each test builds an Application with the engine's options, serves it on
-// a loopback port with Serve, talks to it with net/http's client and checks
-// the answers. core runs it on net/http (core/conformance_test.go), the
-// fast module on fasthttp, so both engines are held to the same answers:
+// Package conformance is the HTTP-level test suite every engine and
+// serving path passes: each test builds an Application with the target's
+// options, serves it on a loopback port with Serve, talks to it with
+// net/http's client over the target's transport and checks the answers.
+// The suite's own test runs it on net/http, the fast module on fasthttp,
+// and the h2 module on its HTTP/2 path (h2c, every request a stream of one
+// connection), so all of them are held to the same answers:
 // the stale-handle and isolation tests of core/isolation_test.go over a
 // real connection, and a representative set of routing, error, body,
 // cookie and net/http interoperability tests.
@@ -32,13 +34,25 @@ import (
 	"github.com/vireo-go/vireo/view"
 )
 
-// Run runs every test on an engine: opts choose it (none: net/http).
-func Run(t *testing.T, opts ...core.Option) {
+// Target is what the suite runs against: the options that choose the
+// engine and the serving path, and the transport the suite's client talks
+// to it with.
+type Target struct {
+	// Options are given to every test's core.New (none: net/http).
+	Options []core.Option
+	// Transport returns a new client transport for one test; nil: an
+	// http.Transport with its defaults (HTTP/1.1 over plain TCP). An h2c
+	// transport runs every test over HTTP/2 streams of one connection.
+	Transport func() *http.Transport
+}
+
+// Run runs every test on target.
+func Run(t *testing.T, target Target) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-			app := core.New(append([]core.Option{core.WithStartupOutput(nil), core.WithLogger(quiet)}, opts...)...)
-			tc.run(t, app, func() *server { return start(t, app) })
+			app := core.New(append([]core.Option{core.WithStartupOutput(nil), core.WithLogger(quiet)}, target.Options...)...)
+			tc.run(t, app, func() *server { return start(t, app, target.Transport) })
 		})
 	}
 }
@@ -71,10 +85,13 @@ type server struct {
 	c    *http.Client
 }
 
-func start(t *testing.T, app *core.Application) *server {
+func start(t *testing.T, app *core.Application, transport func() *http.Transport) *server {
 	t.Helper()
 	base := Start(t, app)
 	tr := &http.Transport{}
+	if transport != nil {
+		tr = transport()
+	}
 	t.Cleanup(tr.CloseIdleConnections) // registered after Start's: runs before its shutdown
 	return &server{t: t, base: base, c: &http.Client{
 		Transport:     tr,
@@ -137,30 +154,36 @@ func (s *server) do(method, path, body string, header ...string) response {
 	return response{resp.StatusCode, string(b), resp.Header}
 }
 
-// staleResult is what a handle that outlived its request saw.
-type staleResult struct {
-	writeErr, rwErr, err error
-	param, value, path   string
-	alive                bool
+// StaleResult is what a handle that outlived its request saw, as
+// TouchStale records it.
+type StaleResult struct {
+	WriteErr, ResponseWriterErr, StopErr error
+	Param, Value, Path                   string
+	Alive                                bool
 }
 
-func (r staleResult) ok() bool {
-	return r.writeErr == core.ErrContextReleased && r.rwErr == core.ErrContextReleased && r.err == core.ErrContextReleased &&
-		r.param == "" && r.value == "" && r.path == "" && !r.alive
+// OK reports whether the handle saw and reached nothing: every write
+// refused with core.ErrContextReleased, every read zero.
+func (r StaleResult) OK() bool {
+	return r.WriteErr == core.ErrContextReleased && r.ResponseWriterErr == core.ErrContextReleased && r.StopErr == core.ErrContextReleased &&
+		r.Param == "" && r.Value == "" && r.Path == "" && !r.Alive
 }
 
-// touchStale writes, reads and changes everything it can through c.
-func touchStale(c core.Context) staleResult {
-	var res staleResult
-	_, res.writeErr = c.WriteString("LEAKED")
-	_, res.rwErr = c.ResponseWriter().Write([]byte("LEAKED"))
+// TouchStale writes, reads and changes everything it can through c (the
+// body, the header, the status, the values, the chain's error) and
+// records what it saw; the tests check that none of it reached a response
+// (the header X-Leak, the body LEAKED) and that r.OK().
+func TouchStale(c core.Context) StaleResult {
+	var res StaleResult
+	_, res.WriteErr = c.WriteString("LEAKED")
+	_, res.ResponseWriterErr = c.ResponseWriter().Write([]byte("LEAKED"))
 	c.ResponseHeader().Set("X-Leak", "1")
 	c.SetResponseHeader("X-Leak", "1")
 	c.Values().Set("who", "LEAKED")
 	c.SetStatus(http.StatusTeapot)
 	c.StopWithError(errors.New("LEAKED"))
-	res.param, res.value, res.path = c.Param("id"), c.Values().GetString("who"), c.Path()
-	res.err, res.alive = c.StopError(), c.Alive()
+	res.Param, res.Value, res.Path = c.Param("id"), c.Values().GetString("who"), c.Path()
+	res.StopErr, res.Alive = c.StopError(), c.Alive()
 	return res
 }
 
@@ -171,14 +194,14 @@ func timeoutHandlerIsolation(t *testing.T, app *core.Application, start func() *
 		return http.TimeoutHandler(next, 20*time.Millisecond, "timeout")
 	}))
 	wake := make(chan struct{})
-	stale := make(chan staleResult, 1)
+	stale := make(chan StaleResult, 1)
 	app.Get("/slow/{id}", func(c core.Context) {
 		<-wake
-		stale <- touchStale(c)
+		stale <- TouchStale(c)
 	})
 	app.Get("/fast/{id}", func(c core.Context) {
 		close(wake)
-		if res := <-stale; !res.ok() {
+		if res := <-stale; !res.OK() {
 			t.Errorf("stale handler saw %+v", res)
 		}
 		c.WriteString("fast-" + c.Param("id"))
@@ -223,12 +246,12 @@ func lateNextRefused(t *testing.T, app *core.Application, start func() *server) 
 // ErrContextReleased and zero values, and writes nothing anywhere.
 func goroutineKeepingContext(t *testing.T, app *core.Application, start func() *server) {
 	wake := make(chan struct{})
-	stale := make(chan staleResult, 1)
+	stale := make(chan StaleResult, 1)
 	app.Get("/bg/{id}", func(c core.Context) {
 		if c.Param("id") == "1" {
 			go func() {
 				<-wake
-				stale <- touchStale(c)
+				stale <- TouchStale(c)
 			}()
 		}
 		c.WriteString("bg")
@@ -238,7 +261,7 @@ func goroutineKeepingContext(t *testing.T, app *core.Application, start func() *
 		t.Fatalf("bg: %q", r.body)
 	}
 	close(wake)
-	if res := <-stale; !res.ok() {
+	if res := <-stale; !res.OK() {
 		t.Errorf("stale goroutine saw %+v", res)
 	}
 	if r := s.do("GET", "/bg/2", ""); r.body != "bg" || r.header.Get("X-Leak") != "" {
@@ -272,7 +295,7 @@ func keptContextsUnderLoad(t *testing.T, app *core.Application, start func() *se
 					return
 				default:
 				}
-				touchStale(c)
+				TouchStale(c)
 			}
 		}()
 		c.WriteString("leave-" + n)

@@ -9,4 +9,4 @@ import (
 // TestConformance runs the engines' shared HTTP-level suite on net/http
 // (here, so that core's tests do not import the packages above core);
 // the fast module runs it on fasthttp.
-func TestConformance(t *testing.T) { conformance.Run(t) }
+func TestConformance(t *testing.T) { conformance.Run(t, conformance.Target{}) }
