@@ -193,9 +193,18 @@ func (c *state) clone() *state {
 // Request returns the request. Handlers may replace it with SetRequest, for
 // example to attach a context.Context value.
 func (c Context) Request() *http.Request {
-	return with(c, nil, func(s *state) *http.Request {
-		return s.req()
-	})
+	s := c.enter()
+	if s == nil {
+		return nil
+	}
+	r := s.request
+	s.exit()
+	if r == nil {
+		// Another engine's request, which req builds on the first call:
+		// engine code, with exit deferred.
+		return with(c, nil, (*state).req)
+	}
+	return r
 }
 
 // req returns the request as net/http's type, which an engine other than
@@ -210,9 +219,10 @@ func (c *state) req() *http.Request {
 // SetRequest replaces the request seen by the rest of the chain (nil is
 // ignored).
 func (c Context) SetRequest(r *http.Request) {
-	run(c, func(s *state) {
+	if s := c.enter(); s != nil {
 		s.setRequest(r)
-	})
+		s.exit()
+	}
 }
 
 func (c *state) setRequest(r *http.Request) {
@@ -226,18 +236,24 @@ func (c *state) setRequest(r *http.Request) {
 
 // Route returns the matched route, or nil for unmatched requests.
 func (c Context) Route() *Route {
-	return with(c, nil, func(s *state) *Route {
-		return s.matched()
-	})
+	s := c.enter()
+	if s == nil {
+		return nil
+	}
+	rt := s.route
+	s.exit()
+	return rt
 }
-
-func (c *state) matched() *Route { return c.route }
 
 // Method returns the request method.
 func (c Context) Method() string {
-	return with(c, "", func(s *state) string {
-		return s.method()
-	})
+	s := c.enter()
+	if s == nil {
+		return ""
+	}
+	m := s.method()
+	s.exit()
+	return m
 }
 
 func (c *state) method() string {
@@ -246,9 +262,13 @@ func (c *state) method() string {
 
 // Path returns the request path, percent-decoded.
 func (c Context) Path() string {
-	return with(c, "", func(s *state) string {
-		return s.path()
-	})
+	s := c.enter()
+	if s == nil {
+		return ""
+	}
+	p := s.path()
+	s.exit()
+	return p
 }
 
 func (c *state) path() string {
@@ -258,9 +278,13 @@ func (c *state) path() string {
 // Query returns the first value of the named query-string parameter, or "".
 // Route parameters are read with Param.
 func (c Context) Query(name string) string {
-	return with(c, "", func(s *state) string {
-		return s.queryParam(name)
-	})
+	s := c.enter()
+	if s == nil {
+		return ""
+	}
+	v := s.queryParam(name)
+	s.exit()
+	return v
 }
 
 func (c *state) queryParam(name string) string {
@@ -273,9 +297,13 @@ func (c *state) queryParam(name string) string {
 // QueryDefault returns the named query-string parameter, or def when it is
 // absent or empty (and for a stale handle, as for a request without it).
 func (c Context) QueryDefault(name, def string) string {
-	return with(c, def, func(s *state) string {
-		return s.queryDefault(name, def)
-	})
+	s := c.enter()
+	if s == nil {
+		return def
+	}
+	v := s.queryDefault(name, def)
+	s.exit()
+	return v
 }
 
 func (c *state) queryDefault(name, def string) string {
@@ -326,9 +354,13 @@ func (c *state) parseFormOrStop() {
 
 // RequestHeader returns the first value of the named request header, or "".
 func (c Context) RequestHeader(name string) string {
-	return with(c, "", func(s *state) string {
-		return s.requestHeader(name)
-	})
+	s := c.enter()
+	if s == nil {
+		return ""
+	}
+	v := s.requestHeader(name)
+	s.exit()
+	return v
 }
 
 func (c *state) requestHeader(name string) string {
@@ -339,9 +371,12 @@ func (c *state) requestHeader(name string) string {
 // Headers reach the client with the status, so set them before writing the
 // body.
 func (c Context) SetResponseHeader(name, value string) {
-	run(c, func(s *state) {
-		s.setResponseHeader(name, value)
-	})
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit() // a ResponseWriter's Header
+	s.setResponseHeader(name, value)
 }
 
 // ResponseHeader returns the response header map, as http.ResponseWriter's Header
@@ -361,9 +396,12 @@ func (c *state) setResponseHeader(name, value string) {
 // SetContentType sets the response Content-Type, which the body writers
 // (Text, HTML, JSON, ...) then keep.
 func (c Context) SetContentType(contentType string) {
-	run(c, func(s *state) {
-		s.setContentType(contentType)
-	})
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit() // a ResponseWriter's Header
+	s.setContentType(contentType)
 }
 
 func (c *state) setContentType(contentType string) {
@@ -402,9 +440,12 @@ func (c *state) setCookie(cookie *http.Cookie) {
 // error handler registered for it. A code outside 100-999, which net/http
 // cannot send, stops the chain with a 500 whose error names the code.
 func (c Context) SetStatus(code int) {
-	run(c, func(s *state) {
-		s.setStatus(code)
-	})
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit() // a ResponseWriter's WriteHeader
+	s.setStatus(code)
 }
 
 func (c *state) setStatus(code int) {
@@ -423,9 +464,13 @@ func (e errStatusCode) Error() string {
 
 // Status returns the response status set so far (200 by default).
 func (c Context) Status() int {
-	return with(c, 0, func(s *state) int {
-		return s.status()
-	})
+	s := c.enter()
+	if s == nil {
+		return 0
+	}
+	code := s.status()
+	s.exit()
+	return code
 }
 
 func (c *state) status() int { return c.writer.status }
@@ -434,23 +479,36 @@ func (c *state) status() int { return c.writer.status }
 // (through the Context, its ResponseWriter and the error page), before any
 // transfer or content encoding net/http or middleware adds below it.
 func (c Context) BytesWritten() int64 {
-	return with(c, 0, func(s *state) int64 { return s.writer.size })
+	s := c.enter()
+	if s == nil {
+		return 0
+	}
+	n := s.writer.size
+	s.exit()
+	return n
 }
 
 // Written reports whether the status line has been sent.
 func (c Context) Written() bool {
-	return with(c, false, func(s *state) bool {
-		return s.written()
-	})
+	s := c.enter()
+	if s == nil {
+		return false
+	}
+	w := s.written()
+	s.exit()
+	return w
 }
 
 func (c *state) written() bool { return c.writer.wroteHeader || c.writer.hijacked }
 
 // Write writes p to the response body.
 func (c Context) Write(p []byte) (int, error) {
-	return with2(c, 0, ErrContextReleased, func(s *state) (int, error) {
-		return s.write(p)
-	})
+	s := c.enter()
+	if s == nil {
+		return 0, ErrContextReleased
+	}
+	defer s.exit() // a ResponseWriter, hooks
+	return s.write(p)
 }
 
 func (c *state) write(p []byte) (int, error) {
@@ -459,9 +517,12 @@ func (c *state) write(p []byte) (int, error) {
 
 // WriteString writes text to the response body.
 func (c Context) WriteString(text string) (int, error) {
-	return with2(c, 0, ErrContextReleased, func(s *state) (int, error) {
-		return s.writeString(text)
-	})
+	s := c.enter()
+	if s == nil {
+		return 0, ErrContextReleased
+	}
+	defer s.exit() // a ResponseWriter, hooks
+	return s.writeString(text)
 }
 
 func (c *state) writeString(s string) (int, error) {
@@ -473,9 +534,12 @@ func (c *state) writeString(s string) (int, error) {
 
 // Next runs the next handler of the chain, unless the chain was stopped.
 func (c Context) Next() {
-	run(c, func(s *state) {
-		s.next(c)
-	})
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit() // the rest of the chain
+	s.next(c)
 }
 
 // next runs the next handler of the chain, unless the chain was stopped,
@@ -494,16 +558,21 @@ func (c *state) next(h Context) {
 // IsStopped reports whether Stop (or a Stop variant) was called.
 // It is true for a Context whose request is over.
 func (c Context) IsStopped() bool {
-	return with(c, true, func(s *state) bool {
-		return s.stopped
-	})
+	s := c.enter()
+	if s == nil {
+		return true
+	}
+	stopped := s.stopped
+	s.exit()
+	return stopped
 }
 
 // Stop stops the chain: later calls to Next do nothing.
 func (c Context) Stop() {
-	run(c, func(s *state) {
+	if s := c.enter(); s != nil {
 		s.stop()
-	})
+		s.exit()
+	}
 }
 
 func (c *state) stop() {
@@ -540,9 +609,13 @@ func (c *state) stopWithError(err error) {
 // StopError returns the error given to StopWithError, for error handlers, or
 // ErrContextReleased once the request is over.
 func (c Context) StopError() error {
-	return with(c, ErrContextReleased, func(s *state) error {
-		return s.stopErr()
-	})
+	s := c.enter()
+	if s == nil {
+		return ErrContextReleased
+	}
+	err := s.stopErr()
+	s.exit()
+	return err
 }
 
 func (c *state) stopErr() error { return c.err }

@@ -9,9 +9,36 @@
 // whatever request the state serves by then. Being a value, the handle
 // costs no allocation per request, which a pointer per request would.
 //
-// Every Context method goes through one gate, with (run for methods without
-// a result, with2 for two): it checks the handle and runs the method's
-// body, a function literal of the state, only for a live handle.
+// The rule. Every Context method, and every method of what a Context hands
+// out as a handle of its own (Params, Values, the ResponseWriter, an
+// EventStream), runs its body between enter and exit:
+//
+//	s := c.enter() // pin the state, then check the generation
+//	if s == nil {
+//		return ... // stale (or the zero Context): zero values, ErrContextReleased
+//	}
+//	v := ...       // the body, on s
+//	s.exit()       // unpin
+//	return v
+//
+// exit must be deferred when the body can panic, that is when it runs code
+// other than reads and writes of the state's own fields: a handler or the
+// rest of the chain (Next), a hook, a ResponseWriter (every write, status
+// and response header goes through one, middleware's or the server's), an
+// encoder, a template, a validator, a function of the application. A pin
+// that a panic left behind would make release wait for it, releaseWait,
+// and then give the state up. A body that only reads or sets the state's
+// fields, the route parameters, the values and what the exchange read from
+// the request (method, path, query, headers) cannot panic; such a body
+// unpins inline, with no defer and no function literal (Param, the Params
+// and Values methods, Method, Path, Query, RequestHeader, Status, Written,
+// IsStopped...), so that the method costs its body and the two atomic
+// adds. with, with2 and run are the deferred form for a body written as a
+// function literal, which any method may use. TestGateUnpinsEveryMethod
+// checks that no method leaves a pin behind. Code of this package that
+// already runs inside a gated call, on the state it was given (the state
+// handlers, the chain), calls the state's methods directly rather than
+// through a handle again.
 //
 // A generation check alone leaves a window: a stale handle could pass the
 // check just before its request ends and then touch the state while the
@@ -50,52 +77,9 @@ type Context struct {
 	gen uint64
 }
 
-// with runs f on c's state and returns its result, or returns zero when c
-// is stale (or the zero Context). It is the gate of every Context method
-// with a result.
-func with[T any](c Context, zero T, f func(*state) T) T {
-	s := c.s
-	if s == nil {
-		return zero
-	}
-	s.pins.Add(1)
-	defer s.pins.Add(-1)
-	if s.gen.Load() != c.gen {
-		return zero
-	}
-	return f(s)
-}
-
-// with2 is with for methods of two results.
-func with2[A, B any](c Context, za A, zb B, f func(*state) (A, B)) (A, B) {
-	s := c.s
-	if s == nil {
-		return za, zb
-	}
-	s.pins.Add(1)
-	defer s.pins.Add(-1)
-	if s.gen.Load() != c.gen {
-		return za, zb
-	}
-	return f(s)
-}
-
-// run is with for methods without a result.
-func run(c Context, f func(*state)) {
-	s := c.s
-	if s == nil {
-		return
-	}
-	s.pins.Add(1)
-	defer s.pins.Add(-1)
-	if s.gen.Load() == c.gen {
-		f(s)
-	}
-}
-
 // enter pins c's state and returns it, or returns nil when c is stale (or
-// the zero Context), for code that cannot take the gate (a writer's
-// methods). A non-nil result must be released with exit.
+// the zero Context). A non-nil result must be released with exit, in a
+// defer when the call can panic (see the rule above).
 func (c Context) enter() *state {
 	s := c.s
 	if s == nil {
@@ -112,21 +96,62 @@ func (c Context) enter() *state {
 // exit ends a call that enter began.
 func (s *state) exit() { s.pins.Add(-1) }
 
+// with runs f on c's state and returns its result, or returns zero when c
+// is stale (or the zero Context): the deferred form of the rule, for a
+// body that may panic, written as a function literal.
+func with[T any](c Context, zero T, f func(*state) T) T {
+	s := c.enter()
+	if s == nil {
+		return zero
+	}
+	defer s.exit()
+	return f(s)
+}
+
+// with2 is with for methods of two results.
+func with2[A, B any](c Context, za A, zb B, f func(*state) (A, B)) (A, B) {
+	s := c.enter()
+	if s == nil {
+		return za, zb
+	}
+	defer s.exit()
+	return f(s)
+}
+
+// run is with for methods without a result.
+func run(c Context, f func(*state)) {
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit()
+	f(s)
+}
+
 // stateHandler makes a Handler of a handler of this package written
 // against the state: like a Context method, it runs only for a live
-// handle, through the gate, and it gets the handle too, to run the rest of
-// the chain with.
+// handle, pinned for its whole run (it runs the rest of the chain: exit is
+// deferred), and it gets the handle too, to run the rest of the chain
+// with.
 func stateHandler(h func(c *state, ctx Context)) Handler {
 	return func(ctx Context) {
-		run(ctx, func(s *state) { h(s, ctx) })
+		s := ctx.enter()
+		if s == nil {
+			return
+		}
+		defer s.exit()
+		h(s, ctx)
 	}
 }
 
 // Alive reports whether c still belongs to a request in progress.
 func (c Context) Alive() bool {
-	return with(c, false, func(s *state) bool {
-		return true
-	})
+	s := c.enter()
+	if s == nil {
+		return false
+	}
+	s.exit()
+	return true
 }
 
 // App returns the application serving the request (nil for the zero

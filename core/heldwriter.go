@@ -51,9 +51,8 @@ func (hw *heldWriter) Header() http.Header {
 	if s == nil {
 		return http.Header{}
 	}
-	h := hw.w.Header()
-	s.exit()
-	return h
+	defer s.exit() // a ResponseWriter's Header
+	return hw.w.Header()
 }
 
 // Write writes p to the response, or fails with ErrContextReleased.
@@ -139,9 +138,3 @@ func (releasedWriter) Write([]byte) (int, error)        { return 0, ErrContextRe
 func (releasedWriter) WriteHeader(int)                  {}
 func (releasedWriter) FlushError() error                { return ErrContextReleased }
 func (releasedWriter) SetWriteDeadline(time.Time) error { return ErrContextReleased }
-
-// The methods below check the handle and call the state's method of the
-// same name. Those whose call can run code of the application (a writer,
-// a hook, a handler) or panic unpin with defer; the plain reads unpin
-// inline, which keeps them as cheap as a field read plus the two atomic
-// adds.

@@ -28,9 +28,13 @@ func (c Context) Params() Params { return Params{c} }
 
 // Param returns the value of the named route parameter, or "".
 func (c Context) Param(name string) string {
-	return with(c, "", func(s *state) string {
-		return s.params.get(name) // cannot panic: no defer needed to unpin
-	})
+	s := c.enter()
+	if s == nil {
+		return ""
+	}
+	v := s.params.get(name)
+	s.exit()
+	return v
 }
 
 // Params reads the parameters of the matched route, in pattern order;
@@ -47,28 +51,38 @@ func (ps Params) Get(name string) string {
 
 // Lookup returns the value of the named parameter and whether it exists.
 func (ps Params) Lookup(name string) (string, bool) {
-	return with2(ps.c, "", false, func(s *state) (string, bool) {
-		v, ok := s.params.lookup(name)
-		return v, ok
-	})
+	s := ps.c.enter()
+	if s == nil {
+		return "", false
+	}
+	v, ok := s.params.lookup(name)
+	s.exit()
+	return v, ok
 }
 
 // Len returns the number of parameters.
 func (ps Params) Len() int {
-	return with(ps.c, 0, func(s *state) int {
-		return len(s.params)
-	})
+	s := ps.c.enter()
+	if s == nil {
+		return 0
+	}
+	n := len(s.params)
+	s.exit()
+	return n
 }
 
 // At returns the i-th parameter (0 <= i < Len), or the zero Param.
 func (ps Params) At(i int) Param {
-	return with(ps.c, Param{}, func(s *state) Param {
-		var p Param
-		if i >= 0 && i < len(s.params) {
-			p = s.params[i]
-		}
-		return p
-	})
+	s := ps.c.enter()
+	if s == nil {
+		return Param{}
+	}
+	var p Param
+	if i >= 0 && i < len(s.params) {
+		p = s.params[i]
+	}
+	s.exit()
+	return p
 }
 
 // All returns an iterator over the parameters' names and values, in

@@ -39,9 +39,12 @@ func (c *state) setContentTypeIfUnset(ct []string) {
 
 // Text writes text as text/plain (unless a Content-Type was set).
 func (c Context) Text(text string) {
-	run(c, func(s *state) {
-		s.text(text)
-	})
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit()
+	s.text(text)
 }
 
 func (c *state) text(s string) {
@@ -60,9 +63,12 @@ func (c *state) writeOrStop(_ int, err error) {
 // HTML writes text as text/html (unless a Content-Type was set). text is sent as
 // is: escape untrusted data yourself or use View.
 func (c Context) HTML(text string) {
-	run(c, func(s *state) {
-		s.writeHTML(text)
-	})
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit()
+	s.writeHTML(text)
 }
 
 func (c *state) writeHTML(s string) {
@@ -73,9 +79,12 @@ func (c *state) writeHTML(s string) {
 // JSON writes v encoded as JSON. A value that cannot be encoded stops the
 // chain with a 500 and nothing of the document is sent.
 func (c Context) JSON(v any) {
-	run(c, func(s *state) {
-		s.writeJSON(v)
-	})
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit()
+	s.writeJSON(v)
 }
 
 func (c *state) writeJSON(v any) {

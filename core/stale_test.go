@@ -105,10 +105,10 @@ func values(vs []reflect.Value) []any {
 // TestStaleHandleEveryMethod calls every exported method of Context,
 // found by reflection so that a new one cannot be left out, on a handle
 // whose request is over while its pooled state serves the next request:
-// from that request's own goroutine (the unpinned path of the gate) and
-// from another goroutine (the pinned path). Each call gives zero results or
-// ErrContextReleased (or its listed exception), and nothing reaches the
-// live request: its response, its values and its chain are unchanged.
+// from that request's own goroutine and from another goroutine. Each call
+// gives zero results or ErrContextReleased (or its listed exception), and
+// nothing reaches the live request: its response, its values and its chain
+// are unchanged.
 func TestStaleHandleEveryMethod(t *testing.T) {
 	app := New(WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	var kept Context

@@ -139,8 +139,7 @@ type typedHandler[In, Out any] struct {
 
 // serve binds the input, calls fn and writes its answer, reaching the
 // state through the gate like every Context method: the binder runs while
-// the handle is checked (and, off the owning goroutine, pinned), fn does
-// not.
+// the handle is checked and pinned, fn does not.
 func (h *typedHandler[In, Out]) serve(ctx Context) {
 	var in In
 	var err error

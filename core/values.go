@@ -23,16 +23,21 @@ func (c Context) Values() Values { return Values{c} }
 
 // Set stores value under key, replacing any previous value.
 func (v Values) Set(key string, value any) {
-	run(v.c, func(s *state) {
+	if s := v.c.enter(); s != nil {
 		s.values.set(key, value)
-	})
+		s.exit()
+	}
 }
 
 // Get returns the value stored under key, or nil.
 func (v Values) Get(key string) any {
-	return with(v.c, nil, func(s *state) any {
-		return s.values.get(key)
-	})
+	s := v.c.enter()
+	if s == nil {
+		return nil
+	}
+	value := s.values.get(key)
+	s.exit()
+	return value
 }
 
 // GetString returns the value stored under key if it is a string, else "".
@@ -43,16 +48,21 @@ func (v Values) GetString(key string) string {
 
 // Delete removes key.
 func (v Values) Delete(key string) {
-	run(v.c, func(s *state) {
+	if s := v.c.enter(); s != nil {
 		s.values.delete(key)
-	})
+		s.exit()
+	}
 }
 
 // Len returns the number of values.
 func (v Values) Len() int {
-	return with(v.c, 0, func(s *state) int {
-		return len(s.values.entries)
-	})
+	s := v.c.enter()
+	if s == nil {
+		return 0
+	}
+	n := len(s.values.entries)
+	s.exit()
+	return n
 }
 
 // Range calls fn for each value in insertion order until fn returns false.
