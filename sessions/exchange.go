@@ -238,6 +238,20 @@ func (w *saveWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // it allocates nothing).
 type saveHook Session
 
+// endHook forgets a new session's response header when its request is
+// done, before the engine may reuse the header's map for another request:
+// a first write from a goroutine that kept the session then sets no
+// cookie anywhere (the response it was for is gone).
+type endHook Session
+
+// Done clears the header under the record's lock (see Session.write).
+func (h *endHook) Done(core.Context) {
+	s := (*Session)(h)
+	s.rec.mu.Lock()
+	s.header = nil
+	s.rec.mu.Unlock()
+}
+
 // BeforeWrite saves the session; an error refuses the response (503).
 func (h *saveHook) BeforeWrite(c core.Context) error {
 	return (*Session)(h).saveBeforeResponse(c.ResponseHeader())

@@ -132,6 +132,9 @@ func (m *Manager) startCore(c core.Context) (*Session, error) {
 	if m.shared == nil {
 		c.OnBeforeWrite((*saveHook)(s))
 	}
+	if s.header != nil {
+		c.OnDone((*endHook)(s))
+	}
 	return s, nil
 }
 

@@ -28,7 +28,7 @@ type Session struct {
 	rec        *Record
 	id         string        // guarded by rec.mu; "" until a new session needs one
 	req        *http.Request // its context for a copying Database's writes, TLS for a new cookie; nil for shared handles
-	header     http.Header   // the response header of a new session's request, for its cookie
+	header     http.Header   // the response header of a new session's request, for its cookie; guarded by rec.mu, nil once the response is finished
 	isNew      bool
 	mode       saveMode
 	touch      bool // expiry moved: a non-shared Database needs Touch; guarded by rec.mu
@@ -305,7 +305,15 @@ func (s *Session) write(fn func(*Record) bool) error {
 		if maxAge > 0 {
 			now = s.m.now() // only a persistent cookie carries a date
 		}
-		s.m.setCookie(s.header, s.secure, value, maxAge, now)
+		// The header is the response's only while its request runs: a
+		// session kept past it (a goroutine) must not write into a map
+		// the engine reuses for another request (the fast engine pools
+		// it); endHook clears it under the same lock.
+		r.mu.Lock()
+		if s.header != nil {
+			s.m.setCookie(s.header, s.secure, value, maxAge, now)
+		}
+		r.mu.Unlock()
 	}
 	if s.m.shared != nil {
 		// The stored Record is this one: only a new session needs
