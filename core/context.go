@@ -340,6 +340,8 @@ func (c *state) requestHeader(name string) string {
 // none: what http.Header's Values returns, read without the *http.Request
 // that an engine other than net/http builds only for Request. As with
 // Values, the slice must not be modified. RequestHeader returns the first.
+//
+//go:noinline // as Param: inlined into another package its literal would allocate
 func (c Context) RequestHeaderValues(name string) []string {
 	return with(c, nil, func(s *state) []string {
 		return s.x.HeaderValues(name)
