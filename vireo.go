@@ -46,8 +46,8 @@ type (
 	// core.Context (go doc github.com/vireo-go/vireo/core Context), are:
 	//
 	//	request:   Method Path Host Scheme IsTLS ClientIP Param Params Query
-	//	           QueryDefault RequestHeader RequestCookie FormValue PostValue
-	//	           Request SetRequest Route RequestID
+	//	           QueryDefault RequestHeader RequestHeaderValues RequestCookie
+	//	           FormValue PostValue Request SetRequest Route RequestID
 	//	body:      ReadJSON ReadXML ReadForm ReadBody Validate MultipartForm
 	//	           FormFile
 	//	response:  Text HTML JSON JSONIndent XML Negotiate NegotiateFormat

@@ -367,6 +367,19 @@ func (c *state) requestHeader(name string) string {
 	return c.x.Header(name)
 }
 
+// RequestHeaderValues returns every value of the named request header, one
+// per header line in the order the client sent them, or nil when it sent
+// none: what http.Header's Values returns, read without the *http.Request
+// that an engine other than net/http builds only for Request. As with
+// Values, the slice must not be modified. RequestHeader returns the first.
+//
+//go:noinline // as Param: inlined into another package its literal would allocate
+func (c Context) RequestHeaderValues(name string) []string {
+	return with(c, nil, func(s *state) []string {
+		return s.x.HeaderValues(name)
+	})
+}
+
 // SetResponseHeader sets a response header, replacing any value it had.
 // Headers reach the client with the status, so set them before writing the
 // body.

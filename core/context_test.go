@@ -141,6 +141,39 @@ func TestResponses(t *testing.T) {
 	}
 }
 
+// TestRequestHeaderValues reads a header sent on several lines line by
+// line, in order and whatever the case of the name asked for, and nil for
+// a header the request lacks.
+func TestRequestHeaderValues(t *testing.T) {
+	app := quietApp()
+	app.Get("/h", func(c Context) {
+		vs := c.RequestHeaderValues(c.Query("name"))
+		if vs == nil {
+			c.Text("nil")
+			return
+		}
+		c.Text(strings.Join(vs, "|"))
+	})
+	tests := []struct{ name, want string }{
+		{"X-Multi", "a, b|c"},
+		{"x-multi", "a, b|c"},
+		{"Cookie", "k=1|l=2; m=3"},
+		{"X-None", "nil"},
+	}
+	for _, tt := range tests {
+		r := httptest.NewRequest("GET", "/h?name="+tt.name, nil)
+		r.Header.Add("X-Multi", "a, b")
+		r.Header.Add("X-Multi", "c")
+		r.Header.Add("Cookie", "k=1")
+		r.Header.Add("Cookie", "l=2; m=3")
+		w := httptest.NewRecorder()
+		app.ServeHTTP(w, r)
+		if w.Body.String() != tt.want {
+			t.Errorf("RequestHeaderValues(%q) = %q, want %q", tt.name, w.Body, tt.want)
+		}
+	}
+}
+
 func TestClientIP(t *testing.T) {
 	tests := []struct {
 		name, peer, xff string

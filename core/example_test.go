@@ -191,6 +191,26 @@ func ExampleContext_Clone() {
 	// ctx: id="" alive=false write error=vireo: Context used after its handler returned (use Clone to keep request data)
 }
 
+// RequestHeaderValues reads a header a client may send on several lines
+// (Cookie, Forwarded, Accept) line by line; RequestHeader gives the first.
+func ExampleContext_RequestHeaderValues() {
+	app := core.New()
+	app.Get("/", func(ctx core.Context) {
+		for i, v := range ctx.RequestHeaderValues("Forwarded") {
+			fmt.Printf("line %d: %s\n", i, v)
+		}
+		fmt.Println("first:", ctx.RequestHeader("Forwarded"))
+	})
+	r := httptest.NewRequest("GET", "/", nil)
+	r.Header.Add("Forwarded", "for=192.0.2.60;proto=https")
+	r.Header.Add("Forwarded", "for=198.51.100.17")
+	app.ServeHTTP(httptest.NewRecorder(), r)
+	// Output:
+	// line 0: for=192.0.2.60;proto=https
+	// line 1: for=198.51.100.17
+	// first: for=192.0.2.60;proto=https
+}
+
 // Every registration error goes into one list: each registering call
 // returns its own (Route.Err here), and Build returns them all.
 func ExampleApplication_Build() {

@@ -7,20 +7,23 @@
 // are never written again, and a full block is dropped, not reused, so a
 // string stays valid for as long as anything refers to it (the garbage
 // collector keeps its block alive). One block serves many requests, which
-// makes the copies cost no allocation per request on average. An arena
-// belongs to one exchange and is used by one goroutine at a time.
+// makes the copies cost no allocation per request on average. The []string
+// of a header's values comes from a block of strings kept the same way. An
+// arena belongs to one exchange and is used by one goroutine at a time.
 
 package fast
 
 import "unsafe"
 
 const (
-	arenaBlock = 8 << 10 // bytes per block
-	arenaLarge = 1 << 10 // a string longer than this gets a block of its own
+	arenaBlock   = 8 << 10 // bytes per block
+	arenaLarge   = 1 << 10 // a string longer than this gets a block of its own
+	arenaStrings = 64      // strings per block of string slices
 )
 
 type arena struct {
-	buf []byte // the current block; buf[len(buf):cap(buf)] is free
+	buf  []byte   // the current block; buf[len(buf):cap(buf)] is free
+	strs []string // the current block of string slices, the same way
 }
 
 // string returns a copy of b that stays valid after b is reused.
@@ -38,4 +41,18 @@ func (a *arena) string(b []byte) string {
 	a.buf = append(a.buf, b...)
 	p := a.buf[start:len(a.buf):len(a.buf)]
 	return unsafe.String(unsafe.SliceData(p), len(p))
+}
+
+// strings returns a slice of n strings that no other call hands out: the
+// caller fills it and may give it away.
+func (a *arena) strings(n int) []string {
+	if n > arenaStrings/4 {
+		return make([]string, n)
+	}
+	if cap(a.strs)-len(a.strs) < n {
+		a.strs = make([]string, 0, arenaStrings)
+	}
+	start := len(a.strs)
+	a.strs = a.strs[:start+n]
+	return a.strs[start : start+n : start+n]
 }

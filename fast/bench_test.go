@@ -2,24 +2,31 @@ package fast_test
 
 import (
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttputil"
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/fast"
+	"github.com/vireo-go/vireo/sessions"
 )
 
 // benchServe serves app on the fast engine over an in-memory listener
-// and requests path b.N times with fasthttp's client; -benchmem counts the
-// allocations of both sides (the client's are none once warm).
-func benchServe(b *testing.B, app *core.Application, path string) {
+// and requests path b.N times with fasthttp's client, with a Cookie header
+// unless cookie is ""; -benchmem counts the allocations of both sides (the
+// client's are none once warm).
+func benchServe(b *testing.B, app *core.Application, path, cookie string) {
 	ln := fasthttputil.NewInmemoryListener()
 	go app.Serve(ln)
 	b.Cleanup(func() { app.Shutdown(b.Context()) })
 	c := &fasthttp.HostClient{Addr: "bench", Dial: func(string) (net.Conn, error) { return ln.Dial() }}
 	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 	req.SetRequestURI("http://bench" + path)
+	if cookie != "" {
+		req.Header.Set("Cookie", cookie)
+	}
 	for range 100 {
 		if err := c.Do(req, resp); err != nil {
 			b.Fatal(err)
@@ -36,13 +43,13 @@ func benchServe(b *testing.B, app *core.Application, path string) {
 func BenchmarkStatic(b *testing.B) {
 	app := core.New(core.WithEngine(fast.Engine()), core.WithStartupOutput(nil))
 	app.Get("/api/values", func(ctx core.Context) { ctx.WriteString("value") })
-	benchServe(b, app, "/api/values")
+	benchServe(b, app, "/api/values", "")
 }
 
 func BenchmarkParam(b *testing.B) {
 	app := core.New(core.WithEngine(fast.Engine()), core.WithStartupOutput(nil))
 	app.Get("/api/values/{id}", func(ctx core.Context) { ctx.WriteString(ctx.Param("id")) })
-	benchServe(b, app, "/api/values/5")
+	benchServe(b, app, "/api/values/5", "")
 }
 
 // BenchmarkRequest is Param with the lazy *http.Request built: the cost of
@@ -53,5 +60,41 @@ func BenchmarkRequest(b *testing.B) {
 		_ = ctx.Request()
 		ctx.WriteString(ctx.Param("id"))
 	})
-	benchServe(b, app, "/api/values/5")
+	benchServe(b, app, "/api/values/5", "")
+}
+
+// setgetApp is the benchmark suite's sessions comparison on the fast
+// engine: GET /setget stores "key"="value" in a session of the in-memory
+// store and answers with it.
+func setgetApp(b *testing.B) *core.Application {
+	m := sessions.MustNew()
+	b.Cleanup(func() { m.Close() })
+	app := core.New(core.WithEngine(fast.Engine()), core.WithStartupOutput(nil))
+	app.Use(m.Handler())
+	app.Get("/setget", func(ctx core.Context) {
+		s := sessions.Get(ctx)
+		s.Set("key", "value")
+		ctx.WriteString(s.GetString("key", ""))
+	})
+	return app
+}
+
+// BenchmarkSessionNew: every request comes without a cookie (as from
+// bombardier), so each one makes and stores a session.
+func BenchmarkSessionNew(b *testing.B) {
+	app := setgetApp(b)
+	benchServe(b, app, "/setget", "")
+}
+
+// BenchmarkSessionExisting: a client that sends its session cookie back
+// (the session made by a first request, served through ServeHTTP).
+func BenchmarkSessionExisting(b *testing.B) {
+	app := setgetApp(b)
+	rec := httptest.NewRecorder()
+	app.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/setget", nil))
+	ck := rec.Result().Cookies()
+	if len(ck) != 1 {
+		b.Fatalf("cookies %v", ck)
+	}
+	benchServe(b, app, "/setget", ck[0].Name+"="+ck[0].Value)
 }

@@ -140,6 +140,7 @@ func TestKeptValuesStayValid(t *testing.T) {
 	type kept struct {
 		want, param, path, query, header, cookie, reqHeader, reqPath string
 		body                                                         []byte
+		values                                                       []string
 	}
 	var mu sync.Mutex
 	var all []kept
@@ -154,6 +155,7 @@ func TestKeptValuesStayValid(t *testing.T) {
 		k := kept{
 			want: ctx.Param("id"), param: ctx.Param("id"), path: ctx.Path(), query: ctx.Query("q"),
 			header: ctx.RequestHeader("X-V"), cookie: ck, body: body,
+			values: ctx.RequestHeaderValues("X-V"),
 		}
 		r := ctx.Request()
 		k.reqHeader, k.reqPath = r.Header.Get("X-V"), r.URL.Path
@@ -184,7 +186,10 @@ func TestKeptValuesStayValid(t *testing.T) {
 	}
 	for i, k := range all {
 		v := fmt.Sprintf("%04d-%s", i, strings.Repeat(string(rune('a'+i%26)), i%40))
-		got := []string{k.param, strings.TrimPrefix(k.path, "/k/"), k.query, k.header, k.cookie, string(k.body), k.reqHeader, strings.TrimPrefix(k.reqPath, "/k/")}
+		if len(k.values) != 1 {
+			t.Fatalf("request %d: header values %q", i, k.values)
+		}
+		got := []string{k.param, strings.TrimPrefix(k.path, "/k/"), k.query, k.header, k.cookie, string(k.body), k.reqHeader, strings.TrimPrefix(k.reqPath, "/k/"), k.values[0]}
 		for j, g := range got {
 			want := v
 			if j == 5 {
@@ -193,6 +198,45 @@ func TestKeptValuesStayValid(t *testing.T) {
 			if g != want {
 				t.Errorf("request %d, value %d: kept %q, now %q", i, j, want, g)
 			}
+		}
+	}
+}
+
+// TestRequestHeaderValues reads a header sent on several lines, line by
+// line, in order and whatever the case of the name asked for, on the fast
+// engine, as core's test of the same name does on net/http.
+func TestRequestHeaderValues(t *testing.T) {
+	app := newApp()
+	app.Get("/h", func(ctx core.Context) {
+		vs := ctx.RequestHeaderValues(ctx.Query("name"))
+		if vs == nil {
+			ctx.WriteString("nil")
+			return
+		}
+		ctx.WriteString(strings.Join(vs, "|"))
+	})
+	base := serve(t, app)
+	c := &http.Client{}
+	tests := []struct{ name, want string }{
+		{"X-Multi", "a, b|c"},
+		{"x-multi", "a, b|c"},
+		{"Cookie", "k=1|l=2; m=3"},
+		{"X-None", "nil"},
+	}
+	for _, tt := range tests {
+		req, _ := http.NewRequest("GET", base+"/h?name="+tt.name, nil)
+		req.Header.Add("X-Multi", "a, b")
+		req.Header.Add("X-Multi", "c")
+		req.Header.Add("Cookie", "k=1")
+		req.Header.Add("Cookie", "l=2; m=3")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(b) != tt.want {
+			t.Errorf("RequestHeaderValues(%q) = %q, want %q", tt.name, b, tt.want)
 		}
 	}
 }

@@ -145,7 +145,7 @@ func (x *exchange) HeaderValues(name string) []string {
 	if len(all) == 0 {
 		return nil
 	}
-	vs := make([]string, len(all))
+	vs := x.arena.strings(len(all))
 	for i, v := range all {
 		vs[i] = x.arena.string(v)
 	}

@@ -124,7 +124,14 @@ func (m *Manager) startCore(c core.Context) (*Session, error) {
 	if s, _ := values.Get(ValuesKey).(*Session); s != nil && s.m == m && !s.rec.destroyed() {
 		return s, nil
 	}
-	s, err := m.load(c.ResponseHeader(), c.Request(), c.IsTLS(), saveBeforeWrite)
+	// The Cookie lines are read through the Context, and the request is
+	// asked for only by a Database that is not shared, for its context:
+	// the in-memory one never makes an engine other than net/http build it.
+	var r *http.Request
+	if m.shared == nil {
+		r = c.Request()
+	}
+	s, err := m.load(c.ResponseHeader(), c.RequestHeaderValues("Cookie"), r, c.IsTLS(), saveBeforeWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +153,7 @@ func (m *Manager) startHTTP(x *httpExchange) (*Session, error) {
 	if x.wrapped != nil {
 		mode = saveBeforeWrite
 	}
-	s, err := m.load(x.w.Header(), x.r, x.r.TLS != nil, mode)
+	s, err := m.load(x.w.Header(), x.r.Header["Cookie"], x.r, x.r.TLS != nil, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -169,11 +176,13 @@ const (
 	saveEachWrite
 )
 
-// load finds the session the request's cookie names, or makes a new one.
-// secure says whether the client's connection is HTTPS (see secureOf).
-func (m *Manager) load(h http.Header, r *http.Request, secure bool, mode saveMode) (*Session, error) {
+// load finds the session that the request's Cookie header lines name, or
+// makes a new one. r is the request, for a Database that is not shared (nil
+// with a shared one); secure says whether the client's connection is HTTPS
+// (see secureOf).
+func (m *Manager) load(h http.Header, lines []string, r *http.Request, secure bool, mode saveMode) (*Session, error) {
 	now := m.now()
-	if lines := r.Header["Cookie"]; len(lines) > 0 {
+	if len(lines) > 0 {
 		sess, err := m.fromCookies(lines, r, now, mode)
 		if err != nil {
 			return nil, err

@@ -27,7 +27,7 @@ type Session struct {
 	m          *Manager
 	rec        *Record
 	id         string        // guarded by rec.mu; "" until a new session needs one
-	req        *http.Request // its context for a copying Database's writes, TLS for a new cookie; nil for shared handles
+	req        *http.Request // its context for a copying Database's writes; nil with a shared Database
 	header     http.Header   // the response header of a new session's request, for its cookie; guarded by rec.mu, nil once the response is finished
 	isNew      bool
 	mode       saveMode
