@@ -59,4 +59,3 @@ func TestKeptSessionWritesNoOtherResponse(t *testing.T) {
 		}
 	}
 }
-
