@@ -372,12 +372,14 @@ func (c *state) requestHeader(name string) string {
 // none: what http.Header's Values returns, read without the *http.Request
 // that an engine other than net/http builds only for Request. As with
 // Values, the slice must not be modified. RequestHeader returns the first.
-//
-//go:noinline // as Param: inlined into another package its literal would allocate
 func (c Context) RequestHeaderValues(name string) []string {
-	return with(c, nil, func(s *state) []string {
-		return s.x.HeaderValues(name)
-	})
+	s := c.enter()
+	if s == nil {
+		return nil
+	}
+	vs := s.x.HeaderValues(name)
+	s.exit()
+	return vs
 }
 
 // SetResponseHeader sets a response header, replacing any value it had.

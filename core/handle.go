@@ -31,9 +31,10 @@
 // fields, the route parameters, the values and what the exchange read from
 // the request (method, path, query, headers) cannot panic; such a body
 // unpins inline, with no defer and no function literal (Param, the Params
-// and Values methods, Method, Path, Query, RequestHeader, Status, Written,
-// IsStopped...), so that the method costs its body and the two atomic
-// adds. with, with2 and run are the deferred form for a body written as a
+// and Values methods, Method, Path, Query, RequestHeader,
+// RequestHeaderValues, Status, Written, IsStopped...), so that the method
+// costs its body and the two atomic adds. with, with2 and run are the
+// deferred form for a body written as a
 // function literal, which any method may use. TestGateUnpinsEveryMethod
 // checks that no method leaves a pin behind. Code of this package that
 // already runs inside a gated call, on the state it was given (the state

@@ -27,13 +27,6 @@ type Param struct {
 func (c Context) Params() Params { return Params{c} }
 
 // Param returns the value of the named route parameter, or "".
-//
-// Not inlined: inlined into another package, its literal (which captures
-// name) meets the gate's generic instantiation without escape information
-// and goes to the heap, one allocation per call; compiled here it stays on
-// the stack.
-//
-//go:noinline
 func (c Context) Param(name string) string {
 	s := c.enter()
 	if s == nil {
