@@ -86,13 +86,20 @@ func newApp(origins []string, opts ...vireo.Option) *vireo.Application {
 // serve runs one member's connection until the client leaves, is dropped
 // or the room closes; see the Context rule in the package comment.
 func (r *room) serve(ctx vireo.Context, accept *websocket.AcceptOptions) {
+	// Join before the handshake completes: a client whose connection is
+	// open receives every message broadcast after that, even one sent by
+	// another member the moment its dial returned.
+	m := r.join()
 	conn, err := websocket.Accept(ctx.ResponseWriter(), ctx.Request(), accept)
 	if err != nil {
+		if m != nil {
+			r.leave(m)
+			r.wg.Done()
+		}
 		return // Accept has answered: 403 for another origin, 400 or 426 for no handshake
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(maxMessage)
-	m := r.join()
 	if m == nil {
 		conn.Close(websocket.StatusGoingAway, "the server is shutting down")
 		return

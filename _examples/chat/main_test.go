@@ -135,3 +135,37 @@ func TestCrossOriginRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestMemberOnceConnected: a client is in the room as soon as its dial
+// returns, so a message another member sends right then reaches it (the
+// handler once joined after the handshake, and such a message was lost).
+func TestMemberOnceConnected(t *testing.T) {
+	app := newApp(nil, quiet)
+	base := serve(t, app)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	ws := "ws" + strings.TrimPrefix(base, "http") + "/ws"
+	a, _, err := dial(t, ctx, ws, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.CloseNow()
+	for i := range 100 {
+		b, _, err := dial(t, ctx, ws, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Write(ctx, websocket.MessageText, []byte(`{"text":"hi"}`))
+		rctx, rcancel := context.WithTimeout(ctx, 2*time.Second)
+		_, got, err := b.Read(rctx)
+		rcancel()
+		if err != nil {
+			t.Fatalf("connection %d: the message sent as it connected never came: %v", i, err)
+		}
+		if string(got) != `{"name":"anonymous","text":"hi"}` {
+			t.Fatalf("connection %d got %s", i, got)
+		}
+		read(t, ctx, a)
+		b.Close(websocket.StatusNormalClosure, "")
+	}
+}
