@@ -2,7 +2,12 @@
 //
 // A handler's writes gather in a buffer of the writer; the first flush
 // (Flush, 16 KiB buffered, or the handler's return) sends HEADERS, with
-// Content-Length when the handler returned first, and DATA. Each send
+// Content-Length when the handler returned first, and DATA. The header
+// sent is the map as it was when the final status was written
+// (WriteHeader, or the first Write): WriteHeader copies its fields, in
+// wire form, into the writer's own array, as net/http snapshots the map
+// then, so a change made after the body started has no effect (trailers
+// aside); a 1xx status goes out at once with the map as it is. Each send
 // takes the connection lock once: HPACK encoding (whose dynamic table is
 // the connection's), HEADERS/CONTINUATION split at the peer's frame size,
 // then DATA as far as the stream and connection send windows allow; with
@@ -35,6 +40,15 @@ type responseWriter struct {
 	ended       bool
 	head        bool
 	buf         []byte
+
+	// The header as the final status found it (snapshot), in wire form:
+	// fields backed by fieldArray, and what the server may add itself.
+	fields     []hpack.HeaderField
+	fieldArray [8]hpack.HeaderField
+	hasLength  bool     // Content-Length was set, or has been added
+	typed      bool     // Content-Type or Content-Encoding was set (even nil), or a type was sniffed
+	hasDate    bool     // Date was set (even nil: no Date)
+	trailerKey []string // the Trailer header's declarations
 }
 
 // Header returns the response header map.
@@ -53,6 +67,29 @@ func (w *responseWriter) WriteHeader(code int) {
 		return
 	}
 	w.status, w.wroteHeader = code, true
+	w.snapshot()
+}
+
+// snapshot copies the header map into w.fields: the header the final
+// HEADERS frame carries.
+func (w *responseWriter) snapshot() {
+	f := w.fieldArray[:0]
+	for k, vs := range w.header {
+		lk := lowerKey(k)
+		if connectionHeaders[lk] || strings.HasPrefix(k, http.TrailerPrefix) {
+			continue
+		}
+		for _, v := range vs {
+			f = append(f, hpack.HeaderField{Name: lk, Value: v})
+		}
+	}
+	w.fields = f
+	w.hasLength = len(w.header["Content-Length"]) > 0
+	_, ct := w.header["Content-Type"]
+	_, ce := w.header["Content-Encoding"]
+	w.typed = ct || ce
+	_, w.hasDate = w.header["Date"]
+	w.trailerKey = w.header["Trailer"]
 }
 
 // Write buffers p, sending what is buffered at 16 KiB.
@@ -134,8 +171,9 @@ func (w *responseWriter) finish() {
 	if !w.wroteHeader {
 		w.WriteHeader(http.StatusOK)
 	}
-	if !w.sentHeader && bodyAllowed(w.status) && w.header["Content-Length"] == nil && !w.head {
-		w.header["Content-Length"] = []string{strconv.Itoa(len(w.buf))}
+	if !w.sentHeader && bodyAllowed(w.status) && !w.hasLength && !w.head {
+		w.fields = append(w.fields, hpack.HeaderField{Name: "content-length", Value: strconv.Itoa(len(w.buf))})
+		w.hasLength = true
 	}
 	w.flush(true)
 }
@@ -144,8 +182,9 @@ func (w *responseWriter) flush(end bool) error {
 	if w.ended {
 		return errClosed
 	}
-	if !w.sentHeader && len(w.buf) > 0 && w.header["Content-Type"] == nil && w.header["Content-Encoding"] == nil {
-		w.header["Content-Type"] = []string{http.DetectContentType(w.buf)}
+	if !w.sentHeader && len(w.buf) > 0 && !w.typed {
+		w.fields = append(w.fields, hpack.HeaderField{Name: "content-type", Value: http.DetectContentType(w.buf)})
+		w.typed = true
 	}
 	err := w.c.send(w, w.status, w.buf, end, true)
 	w.buf = w.buf[:0]
@@ -157,10 +196,10 @@ func bodyAllowed(status int) bool {
 }
 
 // trailers collects the response trailers: keys declared in the Trailer
-// header and keys with http.TrailerPrefix.
+// header when the status was written and keys with http.TrailerPrefix.
 func (w *responseWriter) trailers() []hpack.HeaderField {
 	var out []hpack.HeaderField
-	for _, decl := range w.header["Trailer"] {
+	for _, decl := range w.trailerKey {
 		for _, k := range strings.Split(decl, ",") {
 			k = http.CanonicalHeaderKey(strings.TrimSpace(k))
 			for _, v := range w.header[k] {
@@ -200,7 +239,9 @@ func (c *conn) send(w *responseWriter, status int, data []byte, end, final bool)
 		c.hbuf.Reset()
 		c.enc.WriteField(hpack.HeaderField{Name: ":status", Value: statusString(status)})
 		if final {
-			c.encodeHeader(w.header)
+			c.encodeFields(w)
+		} else {
+			c.encodeInformational(w.header)
 		}
 		headerEnds := end && len(data) == 0 && len(tr) == 0 && final
 		c.writeBlock(st.id, headerEnds)
@@ -273,9 +314,21 @@ func (c *conn) writeBlock(id uint32, endStream bool) {
 	}
 }
 
-// encodeHeader encodes the response header without connection-specific
-// fields, adding date; c.mu is held.
-func (c *conn) encodeHeader(h http.Header) {
+// encodeFields encodes the header the final status found, adding date;
+// c.mu is held.
+func (c *conn) encodeFields(w *responseWriter) {
+	for _, f := range w.fields {
+		c.enc.WriteField(f)
+	}
+	if !w.hasDate {
+		c.enc.WriteField(hpack.HeaderField{Name: "date", Value: c.date()})
+	}
+}
+
+// encodeInformational encodes the header map of a 1xx response as it is
+// (the Link fields of a 103), without connection-specific fields; c.mu is
+// held.
+func (c *conn) encodeInformational(h http.Header) {
 	for k, vs := range h {
 		lk := lowerKey(k)
 		if connectionHeaders[lk] || strings.HasPrefix(k, http.TrailerPrefix) {
@@ -284,9 +337,6 @@ func (c *conn) encodeHeader(h http.Header) {
 		for _, v := range vs {
 			c.enc.WriteField(hpack.HeaderField{Name: lk, Value: v})
 		}
-	}
-	if h["Date"] == nil {
-		c.enc.WriteField(hpack.HeaderField{Name: "date", Value: c.date()})
 	}
 }
 
