@@ -50,32 +50,42 @@ type Target struct {
 func Run(t *testing.T, target Target) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-			app := core.New(append([]core.Option{core.WithStartupOutput(nil), core.WithLogger(quiet)}, target.Options...)...)
+			app := newApp(tc.options, target.Options)
 			tc.run(t, app, func() *server { return start(t, app, target.Transport) })
 		})
 	}
 }
 
+// newApp returns an application with the suite's quiet defaults, then
+// options, then the target's.
+func newApp(options, targetOptions []core.Option) *core.Application {
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	opts := append([]core.Option{core.WithStartupOutput(nil), core.WithLogger(quiet)}, options...)
+	return core.New(append(opts, targetOptions...)...)
+}
+
 var tests = []struct {
-	name string
-	run  func(t *testing.T, app *core.Application, start func() *server)
+	name    string
+	options []core.Option // the test's own, given to core.New before the target's
+	run     func(t *testing.T, app *core.Application, start func() *server)
 }{
-	{"TimeoutHandlerIsolation", timeoutHandlerIsolation},
-	{"LateNextRefused", lateNextRefused},
-	{"GoroutineKeepingContext", goroutineKeepingContext},
-	{"KeptContextsUnderLoad", keptContextsUnderLoad},
-	{"CloneOutlivesRequest", cloneOutlivesRequest},
-	{"Routing", routing},
-	{"ErrorPages", errorPages},
-	{"PanicRecovered", panicRecovered},
-	{"Bodies", bodies},
-	{"Cookies", cookies},
-	{"Interop", interop},
-	{"Sessions", sessionsTest},
-	{"MVCViews", mvcViews},
-	{"Middleware", middlewareTest},
-	{"Upload", upload},
+	{"TimeoutHandlerIsolation", nil, timeoutHandlerIsolation},
+	{"LateNextRefused", nil, lateNextRefused},
+	{"GoroutineKeepingContext", nil, goroutineKeepingContext},
+	{"KeptContextsUnderLoad", nil, keptContextsUnderLoad},
+	{"CloneOutlivesRequest", nil, cloneOutlivesRequest},
+	{"Routing", nil, routing},
+	{"ErrorPages", nil, errorPages},
+	{"PanicRecovered", nil, panicRecovered},
+	{"Bodies", nil, bodies},
+	{"Cookies", nil, cookies},
+	{"Interop", nil, interop},
+	{"Sessions", nil, sessionsTest},
+	{"MVCViews", nil, mvcViews},
+	{"Middleware", nil, middlewareTest},
+	{"Upload", nil, upload},
+	{"Typed", typedOptions, typed},
+	{"OpenAPI", typedOptions, openAPIDocument},
 }
 
 // server is an application served on a loopback port.
