@@ -30,7 +30,6 @@ import (
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/middleware"
 	"github.com/vireo-go/vireo/mvc"
-	"github.com/vireo-go/vireo/sessions"
 	"github.com/vireo-go/vireo/view"
 )
 
@@ -46,7 +45,8 @@ type Target struct {
 	Transport func() *http.Transport
 }
 
-// Run runs every test on target.
+// Run runs every test on target, the sessions tests (RunSessions) on the
+// in-memory store.
 func Run(t *testing.T, target Target) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -54,15 +54,17 @@ func Run(t *testing.T, target Target) {
 			tc.run(t, app, func() *server { return start(t, app, target.Transport) })
 		})
 	}
+	t.Run("Sessions", func(t *testing.T) { RunSessions(t, target, nil) })
 }
 
 // newApp returns an application with the suite's quiet defaults, then
 // options, then the target's.
 func newApp(options, targetOptions []core.Option) *core.Application {
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	opts := append([]core.Option{core.WithStartupOutput(nil), core.WithLogger(quiet)}, options...)
+	opts := append([]core.Option{core.WithStartupOutput(nil), core.WithLogger(quietLogger())}, options...)
 	return core.New(append(opts, targetOptions...)...)
 }
+
+func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 var tests = []struct {
 	name    string
@@ -80,7 +82,6 @@ var tests = []struct {
 	{"Bodies", nil, bodies},
 	{"Cookies", nil, cookies},
 	{"Interop", nil, interop},
-	{"Sessions", nil, sessionsTest},
 	{"MVCViews", nil, mvcViews},
 	{"Middleware", nil, middlewareTest},
 	{"Upload", nil, upload},
@@ -522,45 +523,6 @@ func interop(t *testing.T, app *core.Application, start func() *server) {
 	}
 	if r := s.do("GET", "/rw", ""); r.code != 202 || r.body != "rw" || r.header.Get("X-Rw") != "1" {
 		t.Errorf("ResponseWriter: %d %q %v", r.code, r.body, r.header)
-	}
-}
-
-func sessionsTest(t *testing.T, app *core.Application, start func() *server) {
-	m := sessions.MustNew(sessions.WithCookie("sid"))
-	t.Cleanup(func() { m.Close() })
-	app.Get("/set/{v}", func(c core.Context) {
-		s, err := m.Start(c)
-		if err != nil {
-			c.StopWithError(err)
-			return
-		}
-		s.Set("k", c.Param("v"))
-		c.WriteString("set")
-	})
-	app.Get("/get", func(c core.Context) {
-		s, err := m.Start(c)
-		if err != nil {
-			c.StopWithError(err)
-			return
-		}
-		c.WriteString(s.GetString("k", "none"))
-	})
-	s := start()
-	r := s.do("GET", "/set/v1", "")
-	var cookie string
-	for _, ck := range (&http.Response{Header: r.header}).Cookies() {
-		if ck.Name == "sid" {
-			cookie = ck.Name + "=" + ck.Value
-		}
-	}
-	if r.body != "set" || cookie == "" {
-		t.Fatalf("/set: %q, Set-Cookie %q", r.body, r.header.Values("Set-Cookie"))
-	}
-	if r := s.do("GET", "/get", "", "Cookie", cookie); r.body != "v1" {
-		t.Errorf("/get with the session: %q", r.body)
-	}
-	if r := s.do("GET", "/get", ""); r.body != "none" {
-		t.Errorf("/get without it: %q", r.body)
 	}
 }
 
