@@ -6,10 +6,13 @@ package conformance
 // every engine: the root module imports no Redis client).
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/vireo-go/vireo/core"
@@ -20,19 +23,34 @@ import (
 // (cookie "sid", the sessions middleware on every route) over the
 // Database newDB returns for that test; newDB nil: the Manager's
 // in-memory default. The Manager leaves a given Database open: newDB
-// closes it (t.Cleanup) when the test ends.
+// closes it (t.Cleanup) when the test ends. A store that copies records
+// (not a sessions.SharedDatabase, like Redis) is also made to fail, to
+// check the 503 answers (StoreFailure: not run on the in-memory default,
+// and passing at once on another shared store).
 func RunSessions(t *testing.T, target Target, newDB func(t *testing.T) sessions.Database) {
 	for _, tc := range sessionTests {
+		if tc.faults && newDB == nil {
+			continue // the Manager's in-memory store cannot fail
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			opts := []sessions.Option{sessions.WithCookie(sessionCookie), sessions.WithLogger(quietLogger())}
+			var db *faultyDB
 			if newDB != nil {
-				opts = append(opts, sessions.WithDatabase(newDB(t)))
+				db = &faultyDB{Database: newDB(t)}
+				if _, shared := db.Database.(sessions.SharedDatabase); shared {
+					db = nil // keep the store's shared path: no faults
+				} else {
+					opts = append(opts, sessions.WithDatabase(db))
+				}
+			}
+			if tc.faults && db == nil {
+				return // a shared store: nothing to fail
 			}
 			m := sessions.MustNew(opts...)
 			t.Cleanup(func() { m.Close() })
 			app := newApp(nil, target.Options)
 			app.Use(m.Handler())
-			st := &sessionServer{m: m}
+			st := &sessionServer{m: m, db: db}
 			st.register(app)
 			st.server = start(t, app, target.Transport)
 			tc.run(t, st)
@@ -43,22 +61,49 @@ func RunSessions(t *testing.T, target Target, newDB func(t *testing.T) sessions.
 const sessionCookie = "sid"
 
 var sessionTests = []struct {
-	name string
-	run  func(t *testing.T, s *sessionServer)
+	name   string
+	faults bool // needs a store that copies records, which the test makes fail
+	run    func(t *testing.T, s *sessionServer)
 }{
-	{"NewSessionCookie", newSessionCookie},
-	{"ReadBack", sessionReadBack},
-	{"Regenerate", sessionRegenerate},
-	{"Destroy", sessionDestroy},
-	{"UnknownIDNotAdopted", unknownIDNotAdopted},
-	{"ConcurrentClients", concurrentSessions},
-	{"KeptSessionWritesNoOtherResponse", keptSessionWritesNoOtherResponse},
+	{"NewSessionCookie", false, newSessionCookie},
+	{"ReadBack", false, sessionReadBack},
+	{"Regenerate", false, sessionRegenerate},
+	{"Destroy", false, sessionDestroy},
+	{"UnknownIDNotAdopted", false, unknownIDNotAdopted},
+	{"ConcurrentClients", false, concurrentSessions},
+	{"KeptSessionWritesNoOtherResponse", false, keptSessionWritesNoOtherResponse},
+	{"StoreFailure", true, storeFailure},
+}
+
+// errStoreDown is what faultyDB fails with.
+var errStoreDown = errors.New("conformance: the session store is down")
+
+// faultyDB is the caller's Database, made to fail its loads or saves on
+// demand.
+type faultyDB struct {
+	sessions.Database
+	failLoad, failSave atomic.Bool
+}
+
+func (f *faultyDB) Load(ctx context.Context, id string) (*sessions.Record, error) {
+	if f.failLoad.Load() {
+		return nil, errStoreDown
+	}
+	return f.Database.Load(ctx, id)
+}
+
+func (f *faultyDB) Save(ctx context.Context, id string, rec *sessions.Record) error {
+	if f.failSave.Load() {
+		return errStoreDown
+	}
+	return f.Database.Save(ctx, id, rec)
 }
 
 // sessionServer is an application with the sessions routes, served.
 type sessionServer struct {
 	*server
 	m    *sessions.Manager
+	db   *faultyDB // nil: the store cannot be made to fail
 	mu   sync.Mutex
 	kept []*sessions.Session // by /keep, for /late
 }
@@ -337,4 +382,32 @@ func keptSessionWritesNoOtherResponse(t *testing.T, st *sessionServer) {
 	for i, s := range kept {
 		expect(t, "kept session "+strconv.Itoa(i)+" read back by its ID", st.get("/get", s.ID()), "none"+strconv.Itoa(i))
 	}
+}
+
+// storeFailure: with a store that copies records, a save that fails
+// before the response replaces it with 503 Service Unavailable and
+// withdraws a new session's cookie; a load that fails answers 503 rather
+// than an empty session; the session is intact once the store is back.
+func storeFailure(t *testing.T, st *sessionServer) {
+	unavailable := func(what string, r response) {
+		t.Helper()
+		if r.code != http.StatusServiceUnavailable || r.body != "Service Unavailable" {
+			t.Errorf("%s: %d %q, want 503 \"Service Unavailable\"", what, r.code, r.body)
+		}
+		noCookie(t, what, r)
+	}
+	st.db.failSave.Store(true)
+	unavailable("a new session's first write, saves failing", st.get("/set/v0", ""))
+	st.db.failSave.Store(false)
+	id := issued(t, "first write", st.get("/set/v1", ""))
+	if id == "" {
+		t.FailNow()
+	}
+	st.db.failSave.Store(true)
+	unavailable("a write, saves failing", st.get("/set/v2", id))
+	st.db.failSave.Store(false)
+	st.db.failLoad.Store(true)
+	unavailable("a read, loads failing", st.get("/get", id))
+	st.db.failLoad.Store(false)
+	expect(t, "the session once the store is back", st.get("/get", id), "v1")
 }
