@@ -6,8 +6,12 @@
 // and the h2 module on its HTTP/2 path (h2c, every request a stream of one
 // connection), so all of them are held to the same answers:
 // the stale-handle and isolation tests of core/isolation_test.go over a
-// real connection, and a representative set of routing, error, body,
-// cookie and net/http interoperability tests.
+// real connection, a representative set of routing, error, body,
+// cookie and net/http interoperability tests, typed handlers and the
+// OpenAPI document (typed.go: every answer also compared byte for byte
+// with net/http's), and sessions (sessions.go: on the in-memory store
+// here, on any store through RunSessions; internal/redisconformance runs
+// them on Redis).
 package conformance
 
 import (
