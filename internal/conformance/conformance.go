@@ -90,6 +90,8 @@ var tests = []struct {
 	{"Middleware", nil, middlewareTest},
 	{"Upload", nil, upload},
 	{"Typed", typedOptions, typed},
+	{"TypedConcurrent", typedOptions, typedConcurrent},
+	{"TypedInputOutlivesRequest", nil, typedInputOutlivesRequest},
 	{"OpenAPI", typedOptions, openAPIDocument},
 }
 

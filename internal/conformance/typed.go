@@ -17,6 +17,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -279,6 +280,87 @@ func typed(t *testing.T, app *core.Application, start func() *server) {
 	registerTyped(app)
 	s := start()
 	checkExchanges(t, s, startReference(t, typedOptions, registerTyped), typedExchanges)
+}
+
+// typedConcurrent: clients in parallel send the table's requests whose
+// bodies it pins: every answer is its own (pooled request states, query
+// and header buffers reused between them).
+func typedConcurrent(t *testing.T, app *core.Application, start func() *server) {
+	registerTyped(app)
+	s := start()
+	var wg sync.WaitGroup
+	for g := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 5 {
+				for i := range typedExchanges {
+					ex := typedExchanges[(i+g+round)%len(typedExchanges)]
+					if ex.want == "-" {
+						continue
+					}
+					r := s.send(ex.method, ex.path, ex.body, ex.header)
+					if body := normalized(t, ex.name, r); r.code != ex.code || body != ex.want {
+						t.Errorf("client %d, %s %s (%s): %d %s, want %d %s", g, ex.method, ex.path, ex.name, r.code, body, ex.code, ex.want)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// typedInputOutlivesRequest: a typed handler's input - strings bound from
+// the path, the query, headers, a cookie and the body - is the handler's
+// to keep: later requests, whatever the engine does with its buffers,
+// never change it.
+func typedInputOutlivesRequest(t *testing.T, app *core.Application, start func() *server) {
+	var mu sync.Mutex
+	var kept []typedParams
+	var keptBodies []typedCreate
+	core.Get(app, "/keep/{id:int}", func(c core.Context, in typedParams) (core.NoContent, error) {
+		mu.Lock()
+		kept = append(kept, in)
+		mu.Unlock()
+		return core.NoContent{}, nil
+	})
+	core.Post(app, "/keep/{tenant}", func(c core.Context, in typedCreate) (core.NoContent, error) {
+		mu.Lock()
+		keptBodies = append(keptBodies, in)
+		mu.Unlock()
+		return core.NoContent{}, nil
+	})
+	s := start()
+	const n = 30
+	for i := range n {
+		v := fmt.Sprintf("v%02d", i)
+		if r := s.send("GET", "/keep/"+strconv.Itoa(i)+"?tag="+v+"&tag=w"+v, "", hdr("X-Tenant", "t"+v, "X-Multi", "m"+v, "Cookie", "theme=c"+v)); r.code != 204 {
+			t.Fatalf("GET /keep/%d: %d %q", i, r.code, r.body)
+		}
+		if r := s.send("POST", "/keep/p"+v, `{"name":"n`+v+`","tags":["b`+v+`"]}`, hdr("Content-Type", "application/json")); r.code != 204 {
+			t.Fatalf("POST /keep/p%s: %d %q", v, r.code, r.body)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i, in := range kept {
+		v := fmt.Sprintf("v%02d", i)
+		want := typedParams{ID: i, Page: 1, Tags: []string{v, "w" + v}, Tenant: "t" + v, Multi: []string{"m" + v}, Theme: "c" + v}
+		if fmt.Sprint(in) != fmt.Sprint(want) {
+			t.Errorf("input %d kept past its request is now %+v, want %+v", i, in, want)
+		}
+	}
+	for i, in := range keptBodies {
+		v := fmt.Sprintf("v%02d", i)
+		want := typedCreate{Tenant: "p" + v, Name: "n" + v, Tags: []string{"b" + v}}
+		if fmt.Sprint(in) != fmt.Sprint(want) {
+			t.Errorf("body input %d kept past its request is now %+v, want %+v", i, in, want)
+		}
+	}
+	if len(kept) != n || len(keptBodies) != n {
+		t.Errorf("kept %d and %d inputs, want %d each", len(kept), len(keptBodies), n)
+	}
 }
 
 // openAPIDocument: the document WithOpenAPI serves is the one OpenAPI
