@@ -69,6 +69,7 @@ var sessionTests = []struct {
 	{"ReadBack", false, sessionReadBack},
 	{"Regenerate", false, sessionRegenerate},
 	{"Destroy", false, sessionDestroy},
+	{"CookieAmongOthers", false, cookieAmongOthers},
 	{"UnknownIDNotAdopted", false, unknownIDNotAdopted},
 	{"ConcurrentClients", false, concurrentSessions},
 	{"KeptSessionWritesNoOtherResponse", false, keptSessionWritesNoOtherResponse},
@@ -246,6 +247,30 @@ func sessionReadBack(t *testing.T, st *sessionServer) {
 		noCookie(t, "request "+strconv.Itoa(i)+" "+step.path, r)
 	}
 	expect(t, "another client", st.get("/get", ""), "none")
+}
+
+// cookieAmongOthers: the session cookie is found among other cookies, in
+// a second Cookie field (HTTP/2 cookie crumbs, RFC 9113 8.2.3; repeated
+// lines in HTTP/1.1), quoted, and after a session cookie naming no live
+// session.
+func cookieAmongOthers(t *testing.T, st *sessionServer) {
+	id := issued(t, "first write", st.get("/set/v1", ""))
+	if id == "" {
+		t.FailNow()
+	}
+	for _, tc := range []struct {
+		name   string
+		header http.Header
+	}{
+		{"among others", hdr("Cookie", "a=1; "+sessionCookie+"="+id+"; b=2")},
+		{"second Cookie field", hdr("Cookie", "a=1; b=2", "Cookie", sessionCookie+"="+id)},
+		{"quoted", hdr("Cookie", sessionCookie+`="`+id+`"`)},
+		{"after an unknown one", hdr("Cookie", sessionCookie+"=AAAAAAAAAAAAAAAAAAAAAA; "+sessionCookie+"="+id)},
+	} {
+		r := st.send("GET", "/get", "", tc.header)
+		expect(t, tc.name, r, "v1")
+		noCookie(t, tc.name, r)
+	}
 }
 
 // sessionRegenerate: Regenerate sends a new ID that keeps the values; the
