@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/sessions"
@@ -46,9 +47,9 @@ func RunSessions(t *testing.T, target Target, newDB func(t *testing.T) sessions.
 			if tc.faults && db == nil {
 				return // a shared store: nothing to fail
 			}
-			m := sessions.MustNew(opts...)
+			m := sessions.MustNew(append(opts, tc.sessions...)...)
 			t.Cleanup(func() { m.Close() })
-			app := newApp(nil, target.Options)
+			app := newApp(tc.app, target.Options)
 			app.Use(m.Handler())
 			st := &sessionServer{m: m, db: db}
 			st.register(app)
@@ -60,20 +61,27 @@ func RunSessions(t *testing.T, target Target, newDB func(t *testing.T) sessions.
 
 const sessionCookie = "sid"
 
-var sessionTests = []struct {
-	name   string
-	faults bool // needs a store that copies records, which the test makes fail
-	run    func(t *testing.T, s *sessionServer)
-}{
-	{"NewSessionCookie", false, newSessionCookie},
-	{"ReadBack", false, sessionReadBack},
-	{"Regenerate", false, sessionRegenerate},
-	{"Destroy", false, sessionDestroy},
-	{"CookieAmongOthers", false, cookieAmongOthers},
-	{"UnknownIDNotAdopted", false, unknownIDNotAdopted},
-	{"ConcurrentClients", false, concurrentSessions},
-	{"KeptSessionWritesNoOtherResponse", false, keptSessionWritesNoOtherResponse},
-	{"StoreFailure", true, storeFailure},
+// sessionTest is one test of RunSessions.
+type sessionTest struct {
+	name     string
+	faults   bool              // needs a store that copies records, which the test makes fail
+	sessions []sessions.Option // the test's own Manager options, after the suite's
+	app      []core.Option     // the test's own application options, before the target's
+	run      func(t *testing.T, s *sessionServer)
+}
+
+var sessionTests = []sessionTest{
+	{name: "NewSessionCookie", run: newSessionCookie},
+	{name: "ReadBack", run: sessionReadBack},
+	{name: "Regenerate", run: sessionRegenerate},
+	{name: "Destroy", run: sessionDestroy},
+	{name: "CookieAmongOthers", run: cookieAmongOthers},
+	{name: "UnknownIDNotAdopted", run: unknownIDNotAdopted},
+	{name: "PersistentCookie", sessions: []sessions.Option{sessions.WithExpires(time.Hour)}, run: persistentCookie},
+	{name: "SecureBehindProxy", app: []core.Option{core.WithTrustedProxies("X-Forwarded-For", "127.0.0.1")}, run: secureBehindProxy},
+	{name: "ConcurrentClients", run: concurrentSessions},
+	{name: "KeptSessionWritesNoOtherResponse", run: keptSessionWritesNoOtherResponse},
+	{name: "StoreFailure", faults: true, run: storeFailure},
 }
 
 // errStoreDown is what faultyDB fails with.
@@ -271,6 +279,37 @@ func cookieAmongOthers(t *testing.T, st *sessionServer) {
 		expect(t, tc.name, r, "v1")
 		noCookie(t, tc.name, r)
 	}
+}
+
+// persistentCookie: with WithExpires the cookie is persistent: Expires
+// an hour from now and Max-Age=3600, the default attributes after them.
+func persistentCookie(t *testing.T, st *sessionServer) {
+	before := time.Now().Truncate(time.Second)
+	r := st.get("/set/v1", "")
+	after := time.Now()
+	lines := setCookies(r)
+	if len(lines) != 1 {
+		t.Fatalf("first write: session cookies %q, want one", lines)
+	}
+	c, err := http.ParseSetCookie(lines[0])
+	if err != nil {
+		t.Fatalf("Set-Cookie %q: %v", lines[0], err)
+	}
+	if !sessions.ValidID(c.Value) || c.MaxAge != 3600 || c.Expires.Before(before.Add(time.Hour)) || c.Expires.After(after.Add(time.Hour)) ||
+		!strings.HasSuffix(lines[0], "; Max-Age=3600; Path=/; HttpOnly; SameSite=Lax") {
+		t.Errorf("first write: Set-Cookie %q, want %s=<ID>; Expires=<in an hour>; Max-Age=3600; Path=/; HttpOnly; SameSite=Lax", lines[0], sessionCookie)
+	}
+	expect(t, "read back", st.get("/get", c.Value), "v1")
+}
+
+// secureBehindProxy: a new session's cookie is Secure when a trusted
+// proxy says the client's connection is HTTPS, and only then.
+func secureBehindProxy(t *testing.T, st *sessionServer) {
+	r := st.send("GET", "/set/v1", "", hdr("X-Forwarded-Proto", "https", "X-Forwarded-For", "192.0.2.1"))
+	if lines := setCookies(r); len(lines) != 1 || !strings.HasSuffix(lines[0], "; Path=/; HttpOnly; SameSite=Lax; Secure") {
+		t.Errorf("behind a TLS proxy: session cookies %q, want one ending ; Path=/; HttpOnly; SameSite=Lax; Secure", lines)
+	}
+	issued(t, "over plain HTTP", st.get("/set/v1", "")) // no Secure
 }
 
 // sessionRegenerate: Regenerate sends a new ID that keeps the values; the
