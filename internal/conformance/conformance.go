@@ -85,6 +85,7 @@ var tests = []struct {
 	{"PanicRecovered", nil, panicRecovered},
 	{"Bodies", nil, bodies},
 	{"Cookies", nil, cookies},
+	{"HeaderAfterBody", nil, headerAfterBody},
 	{"Interop", nil, interop},
 	{"MVCViews", nil, mvcViews},
 	{"Middleware", nil, middlewareTest},
@@ -494,6 +495,26 @@ func cookies(t *testing.T, app *core.Application, start func() *server) {
 	}
 	if r := s.do("GET", "/get", "", "Cookie", "a=1; b=2"); r.body != "1,2,true" {
 		t.Errorf("/get: %q", r.body)
+	}
+}
+
+// headerAfterBody: a header or cookie set after the body was written is
+// not sent, as net/http sends the header as it was at the first write
+// (an engine that buffers the body must not read the map later), and
+// the response is otherwise whole.
+func headerAfterBody(t *testing.T, app *core.Application, start func() *server) {
+	app.Get("/after", func(c core.Context) {
+		c.SetResponseHeader("X-Before", "1")
+		c.WriteString("body")
+		c.SetResponseHeader("X-After", "1")
+		c.SetCookie(&http.Cookie{Name: "late", Value: "1"})
+		c.ResponseHeader().Set("X-Before", "changed")
+	})
+	s := start()
+	r := s.do("GET", "/after", "")
+	if r.code != 200 || r.body != "body" || r.header.Get("X-Before") != "1" || r.header.Get("X-After") != "" || len(r.header.Values("Set-Cookie")) != 0 {
+		t.Errorf("GET /after: %d %q X-Before=%q X-After=%q Set-Cookie=%q, want 200 \"body\" X-Before=1 and nothing set after the body",
+			r.code, r.body, r.header.Get("X-Before"), r.header.Get("X-After"), r.header.Values("Set-Cookie"))
 	}
 }
 

@@ -79,6 +79,7 @@ var sessionTests = []sessionTest{
 	{name: "UnknownIDNotAdopted", run: unknownIDNotAdopted},
 	{name: "PersistentCookie", sessions: []sessions.Option{sessions.WithExpires(time.Hour)}, run: persistentCookie},
 	{name: "SecureBehindProxy", app: []core.Option{core.WithTrustedProxies("X-Forwarded-For", "127.0.0.1")}, run: secureBehindProxy},
+	{name: "WriteAfterResponseStarted", run: writeAfterResponseStarted},
 	{name: "ConcurrentClients", run: concurrentSessions},
 	{name: "KeptSessionWritesNoOtherResponse", run: keptSessionWritesNoOtherResponse},
 	{name: "StoreFailure", faults: true, run: storeFailure},
@@ -120,6 +121,7 @@ type sessionServer struct {
 // register adds the routes the sessions tests use:
 //
 //	GET /set/{v}     sets k=v                       "set"
+//	GET /after/{v}   writes the body, then sets k=v and a header X-After
 //	GET /get         k, or "none"                   the value
 //	GET /regenerate  Regenerate                     "regenerated"
 //	GET /destroy     Destroy                        "destroyed"
@@ -129,6 +131,11 @@ func (st *sessionServer) register(app *core.Application) {
 	app.Get("/set/{v}", func(c core.Context) {
 		sessions.Get(c).Set("k", c.Param("v"))
 		c.WriteString("set")
+	})
+	app.Get("/after/{v}", func(c core.Context) {
+		c.WriteString("written first")
+		sessions.Get(c).Set("k", c.Param("v"))
+		c.SetResponseHeader("X-After", "1")
 	})
 	app.Get("/get", func(c core.Context) {
 		s := sessions.Get(c)
@@ -474,4 +481,26 @@ func storeFailure(t *testing.T, st *sessionServer) {
 	unavailable("a read, loads failing", st.get("/get", id))
 	st.db.failLoad.Store(false)
 	expect(t, "the session once the store is back", st.get("/get", id), "v1")
+}
+
+// writeAfterResponseStarted: a new session first written after the
+// response started sends no cookie, as a header set then is not sent
+// (net/http's rule; an engine that buffers the response must not send
+// them either), and an existing session's late write is still kept for
+// the next request.
+func writeAfterResponseStarted(t *testing.T, st *sessionServer) {
+	r := st.get("/after/v0", "")
+	expect(t, "new session", r, "written first")
+	noCookie(t, "new session written after the body", r)
+	if v := r.header.Get("X-After"); v != "" {
+		t.Errorf("new session: X-After %q, a header set after the body was sent", v)
+	}
+	id := issued(t, "first write", st.get("/set/v1", ""))
+	if id == "" {
+		t.FailNow()
+	}
+	r = st.get("/after/v2", id)
+	expect(t, "existing session", r, "written first")
+	noCookie(t, "existing session written after the body", r)
+	expect(t, "the late write read back", st.get("/get", id), "v2")
 }
