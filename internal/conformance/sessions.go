@@ -37,15 +37,17 @@ func RunSessions(t *testing.T, target Target, newDB func(t *testing.T) sessions.
 			opts := []sessions.Option{sessions.WithCookie(sessionCookie), sessions.WithLogger(quietLogger())}
 			var db *faultyDB
 			if newDB != nil {
-				db = &faultyDB{Database: newDB(t)}
-				if _, shared := db.Database.(sessions.SharedDatabase); shared {
-					db = nil // keep the store's shared path: no faults
-				} else {
-					opts = append(opts, sessions.WithDatabase(db))
+				store := newDB(t)
+				if _, shared := store.(sessions.SharedDatabase); !shared {
+					// A shared store keeps its shared path: no faults.
+					db = &faultyDB{Database: store}
+					store = db
 				}
+				opts = append(opts, sessions.WithDatabase(store))
 			}
 			if tc.faults && db == nil {
-				return // a shared store: nothing to fail
+				t.Log("a shared store: nothing to make fail")
+				return
 			}
 			m := sessions.MustNew(append(opts, tc.sessions...)...)
 			t.Cleanup(func() { m.Close() })
