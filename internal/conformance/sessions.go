@@ -53,7 +53,7 @@ func RunSessions(t *testing.T, target Target, newDB func(t *testing.T) sessions.
 			t.Cleanup(func() { m.Close() })
 			app := newApp(tc.app, target.Options)
 			app.Use(m.Handler())
-			st := &sessionServer{m: m, db: db}
+			st := &sessionServer{m: m, db: db, wake: make(chan struct{}), stop: make(chan struct{})}
 			st.register(app)
 			st.server = start(t, app, target.Transport)
 			tc.run(t, st)
@@ -84,6 +84,7 @@ var sessionTests = []sessionTest{
 	{name: "WriteAfterResponseStarted", run: writeAfterResponseStarted},
 	{name: "ConcurrentClients", run: concurrentSessions},
 	{name: "KeptSessionWritesNoOtherResponse", run: keptSessionWritesNoOtherResponse},
+	{name: "KeptSessionGoroutines", run: keptSessionGoroutines},
 	{name: "StoreFailure", faults: true, run: storeFailure},
 }
 
@@ -118,6 +119,9 @@ type sessionServer struct {
 	db   *faultyDB // nil: the store cannot be made to fail
 	mu   sync.Mutex
 	kept []*sessions.Session // by /keep, for /late
+
+	wake, stop chan struct{} // start and end the goroutines of /keep-go
+	goroutines sync.WaitGroup
 }
 
 // register adds the routes the sessions tests use:
@@ -128,6 +132,7 @@ type sessionServer struct {
 //	GET /regenerate  Regenerate                     "regenerated"
 //	GET /destroy     Destroy                        "destroyed"
 //	GET /keep        keeps the session, writes none "kept <i>"
+//	GET /keep-go     keeps the session in a goroutine writing it from st.wake to st.stop
 //	GET /late/{i}    sets late=i on kept session i and saves it, in this request (another client's)
 func (st *sessionServer) register(app *core.Application) {
 	app.Get("/set/{v}", func(c core.Context) {
@@ -138,6 +143,24 @@ func (st *sessionServer) register(app *core.Application) {
 		c.WriteString("written first")
 		sessions.Get(c).Set("k", c.Param("v"))
 		c.SetResponseHeader("X-After", "1")
+	})
+	app.Get("/keep-go", func(c core.Context) {
+		s := sessions.Get(c)
+		st.goroutines.Add(1)
+		go func() {
+			defer st.goroutines.Done()
+			<-st.wake
+			for i := 0; ; i++ {
+				select {
+				case <-st.stop:
+					return
+				default:
+				}
+				s.Set("late", strconv.Itoa(i))
+				time.Sleep(100 * time.Microsecond) // often, without taking the machine
+			}
+		}()
+		c.WriteString("kept")
 	})
 	app.Get("/get", func(c core.Context) {
 		s := sessions.Get(c)
@@ -505,4 +528,44 @@ func writeAfterResponseStarted(t *testing.T, st *sessionServer) {
 	expect(t, "existing session", r, "written first")
 	noCookie(t, "existing session written after the body", r)
 	expect(t, "the late write read back", st.get("/get", id), "v2")
+}
+
+// keptSessionGoroutines: goroutines keep new sessions past their requests
+// and write them every 100µs (the first write draws the ID and would
+// set the cookie) while clients in parallel start sessions of their own
+// and read: every response carries its own cookie or none, and every
+// session reads back its own value.
+func keptSessionGoroutines(t *testing.T, st *sessionServer) {
+	const goroutines, clients, rounds = 8, 4, 15
+	for range goroutines {
+		if r := st.get("/keep-go", ""); r.body != "kept" || len(setCookies(r)) != 0 {
+			t.Fatalf("/keep-go: %q, session cookies %q", r.body, setCookies(r))
+		}
+	}
+	close(st.wake)
+	var wg sync.WaitGroup
+	for g := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range rounds {
+				v := "c" + strconv.Itoa(g) + "-" + strconv.Itoa(i)
+				if r := st.get("/get", ""); r.body != "none" || len(r.header.Values("Set-Cookie")) != 0 {
+					t.Errorf("%s: a read without a cookie answered %q with Set-Cookie %q", v, r.body, r.header.Values("Set-Cookie"))
+					return
+				}
+				id := issued(t, v+" first write", st.get("/set/"+v, ""))
+				if id == "" {
+					return
+				}
+				if r := st.get("/get", id); r.body != v || len(setCookies(r)) != 0 {
+					t.Errorf("%s: its session reads %q with session cookies %q, want %q and none", v, r.body, setCookies(r), v)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(st.stop)
+	st.goroutines.Wait()
 }
