@@ -180,7 +180,13 @@ examples() { (cd _examples && gotest -race -count=1 ./...); }
 
 websockets() { (cd internal/wstest && go vet ./... && gotest -race -count=1 ./...); }
 
-sessions_redis() { (cd sessions/redis && go vet ./... && gotest -race -count=1 ./...); }
+# The Redis session store, and the engines' conformance suite's sessions
+# tests on it on net/http, fast and h2c (internal/redisconformance, a
+# module of its own: it imports the Redis client and both engines).
+sessions_redis() {
+	(cd sessions/redis && go vet ./... && gotest -race -count=1 ./...)
+	(cd internal/redisconformance && go vet ./... && gotest -race -count=1 ./...)
+}
 
 # Issue 28: the Redis rate-limit store, and three instances behind nginx
 # (the tests install redis-sentinel, redis-tools and nginx through
@@ -237,7 +243,7 @@ step "go mod tidy -diff in every module" tidy
 step "framework: go test -race ./..." framework curl nghttp=nghttp2-client
 step "examples: cd _examples && go test -race ./..." examples
 step "WebSocket echoes through every writer (internal/wstest)" websockets
-step "sessions/redis (real redis-server, Redis Cluster, Sentinel)" sessions_redis redis-server
+step "sessions/redis (real redis-server, Redis Cluster, Sentinel; the conformance suite's sessions tests on every engine)" sessions_redis redis-server
 step "internal/redisconn (the Redis options both stores share)" redisconn
 step "middleware/ratelimit/redis (real redis-server)" ratelimit_redis redis-server
 step "examples: cluster (3 instances, nginx, redis-server)" example_cluster redis-server nginx
