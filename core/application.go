@@ -246,12 +246,26 @@ func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := app.pool.Get().(*state)
 	c.reset(w, r)
-	app.run(c)
+	// run's body, written out here: one call frame less per request
+	defer app.done(c)
+	if app.routerChain != nil {
+		c.handlers = app.routerChain
+		c.next(c.handle())
+	} else {
+		app.dispatch(c, c.handle())
+	}
 }
 
 // ready builds the application on its first request and reports whether
-// it may serve; one with registration errors answers w with 500.
+// it may serve; one with registration errors answers w with 500. Inlined,
+// it costs a built application two loads per request.
 func (app *Application) ready(w http.ResponseWriter) bool {
+	return (app.built.Load() && !app.failed) || app.prepare(w)
+}
+
+// prepare is ready's first call (Build) and its answer for an application
+// with registration errors.
+func (app *Application) prepare(w http.ResponseWriter) bool {
 	if !app.built.Load() {
 		app.Build()
 	}
@@ -266,7 +280,7 @@ func (app *Application) ready(w http.ResponseWriter) bool {
 }
 
 // run serves the request c was reset for: router middleware and routing,
-// then done.
+// then done. ServeHTTP has the same body written out.
 func (app *Application) run(c *state) {
 	defer app.done(c)
 	if app.routerChain != nil {
@@ -304,7 +318,9 @@ func (app *Application) done(c *state) {
 	if c.writer.deadline == deadlineArmed {
 		c.writer.armDeadline(0) // net/http flushes the end of the response after this
 	}
-	app.recycle(c)
+	if c.release() { // recycle, inline on the path of every request
+		app.pool.Put(c)
+	}
 }
 
 // recovered handles a panic of the chain: it logs it and makes the
@@ -371,8 +387,14 @@ var setPathValues = stateHandler(func(c *state, ctx Context) {
 // dispatch routes the request and runs the matched route's chain.
 func (app *Application) dispatch(c *state, ctx Context) {
 	x := c.x
-	method := x.Method()
-	p, raw := matchPath(x.Path(), x.RawPath())
+	var method, path, rawPath string
+	if sx, ok := x.(*stdExchange); ok {
+		// net/http: the request's fields, without three interface calls
+		method, path, rawPath = sx.r.Method, sx.r.URL.Path, sx.r.URL.RawPath
+	} else {
+		method, path, rawPath = x.Method(), x.Path(), x.RawPath()
+	}
+	p, raw := matchPath(path, rawPath)
 	var rt *Route
 	if root := app.tree(method, false); root != nil {
 		rt = root.lookup(p, &c.params)

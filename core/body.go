@@ -391,6 +391,19 @@ func (c *state) decodeForm(v any) error {
 	return c.app.forms.decode(r.Form, v)
 }
 
+// noBody reports whether b is http.NoBody. NoBody's type is net/http's own
+// empty struct, whose one value is NoBody, so the type alone says it: reset,
+// on every request, spares the interface comparison (b == http.NoBody),
+// which calls into the runtime whenever the types match, that is for every
+// request without a body.
+func noBody(b io.ReadCloser) bool { return sameType(b, http.NoBody) }
+
+// sameType reports whether v holds a value of t's type.
+func sameType[T any](v any, t T) bool {
+	_, ok := v.(T)
+	return ok
+}
+
 // hasBody reports whether r comes with a body (announced or chunked).
 func hasBody(r *http.Request) bool {
 	return r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0

@@ -90,7 +90,7 @@ func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 	c.x = &c.std
 	c.request = r
 	c.index = -1
-	if r.Body != nil && r.Body != http.NoBody {
+	if r.Body != nil && !noBody(r.Body) {
 		c.bodyLimit, c.readRate = c.app.bodyLimit, c.app.readRate
 		c.limitBody() // the limit and the rate bound Request().Body too, not only the readers
 	}

@@ -20,9 +20,13 @@ import (
 // Scheme returns "https" or "http": the request's own (TLS or not), or the
 // one a trusted proxy reports.
 func (c Context) Scheme() string {
-	return with(c, "", func(s *state) string {
-		return s.scheme()
-	})
+	s := c.enter() // a plain read of the request: unpinned inline
+	if s == nil {
+		return ""
+	}
+	v := s.scheme()
+	s.exit()
+	return v
 }
 
 func (c *state) scheme() string {
@@ -46,9 +50,13 @@ func (c *state) scheme() string {
 // IsTLS reports whether the client's connection is secure: Scheme is
 // "https".
 func (c Context) IsTLS() bool {
-	return with(c, false, func(s *state) bool {
-		return s.isTLS()
-	})
+	s := c.enter()
+	if s == nil {
+		return false
+	}
+	v := s.isTLS()
+	s.exit()
+	return v
 }
 
 func (c *state) isTLS() bool { return c.scheme() == "https" }
@@ -56,9 +64,13 @@ func (c *state) isTLS() bool { return c.scheme() == "https" }
 // Host returns the host the client asked for (with its port, if any): the
 // request's Host, or the one a trusted proxy reports.
 func (c Context) Host() string {
-	return with(c, "", func(s *state) string {
-		return s.host()
-	})
+	s := c.enter()
+	if s == nil {
+		return ""
+	}
+	v := s.host()
+	s.exit()
+	return v
 }
 
 func (c *state) host() string {

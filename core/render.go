@@ -44,7 +44,8 @@ func (c Context) Text(text string) {
 		return
 	}
 	defer s.exit()
-	s.text(text)
+	s.setContentTypeIfUnset(textPlainUTF8) // text's body: one call less
+	s.writeOrStop(s.writeString(text))
 }
 
 func (c *state) text(s string) {
