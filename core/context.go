@@ -396,9 +396,13 @@ func (c Context) SetResponseHeader(name, value string) {
 
 // ResponseHeader returns the response header map, as http.ResponseWriter's Header
 // does. Changes after the status was sent have no effect. Request headers
-// are read with RequestHeader.
+// are read with RequestHeader. A map kept past the request reaches no other
+// request's response: on an engine that reuses its map (fasthttp), the
+// request that handed it out leaves it to the caller (see heldwriter.go);
+// SetResponseHeader and AddResponseHeader, which hand nothing out, keep
+// the reuse.
 func (c Context) ResponseHeader() http.Header {
-	if h := with(c, nil, func(s *state) http.Header { return s.out.Header() }); h != nil {
+	if h := with(c, nil, func(s *state) http.Header { return s.handOutHeader(s.out) }); h != nil {
 		return h
 	}
 	return http.Header{} // stale: a fresh map, unused
