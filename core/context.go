@@ -394,6 +394,20 @@ func (c Context) SetResponseHeader(name, value string) {
 	s.setResponseHeader(name, value)
 }
 
+// AddResponseHeader adds value to the named response header, as
+// http.Header's Add does: a second Set-Cookie, another Link or Vary value.
+// Like SetResponseHeader, which replaces the values instead, it hands the
+// header map to no one, so an engine that reuses its map (fasthttp) keeps
+// that reuse, and a handle kept past its request adds nothing anywhere.
+func (c Context) AddResponseHeader(name, value string) {
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit() // a ResponseWriter's Header
+	s.out.Header().Add(name, value)
+}
+
 // ResponseHeader returns the response header map, as http.ResponseWriter's Header
 // does. Changes after the status was sent have no effect. Request headers
 // are read with RequestHeader. A map kept past the request reaches no other
