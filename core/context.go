@@ -442,19 +442,21 @@ func (c *state) setContentType(contentType string) {
 }
 
 // RequestCookie returns the value of the named request cookie and whether
-// the request has it; SetCookie is the response side.
+// the request has it, as net/http's Request.Cookie reads it, without the
+// *http.Request that an engine other than net/http builds only for Request
+// (see cookie.go); SetCookie is the response side.
 func (c Context) RequestCookie(name string) (string, bool) {
-	return with2(c, "", false, func(s *state) (string, bool) {
-		return s.cookie(name)
-	})
+	s := c.enter()
+	if s == nil {
+		return "", false
+	}
+	v, ok := s.cookie(name)
+	s.exit()
+	return v, ok
 }
 
 func (c *state) cookie(name string) (string, bool) {
-	ck, err := c.req().Cookie(name)
-	if err != nil {
-		return "", false
-	}
-	return ck.Value, true
+	return requestCookie(c.x.HeaderValues("Cookie"), name)
 }
 
 // SetCookie adds a Set-Cookie header to the response.

@@ -11,11 +11,13 @@
 // serveExchange.
 //
 // *http.Request on other engines. A Context method that needs net/http's
-// request (Request, forms, cookies, WrapHandler, Mount, ServeFile) gets it
+// request (Request, forms, WrapHandler, Mount, ServeFile) gets it
 // from req, which asks the exchange to build it on its first call of the
 // request and then bounds its body as reset bounds the server's on
 // net/http; a handler that never asks pays nothing. SetRequest switches the
 // reads to the request it is given, whatever the engine, as on net/http.
+// Request headers, cookies included (RequestCookie, cookie.go), are read
+// through the exchange and never need it.
 
 package core
 
