@@ -47,7 +47,8 @@ type (
 	//
 	//	request:   Method Path Host Scheme IsTLS ClientIP Param Params Query
 	//	           QueryDefault RequestHeader RequestHeaderValues RequestCookie
-	//	           FormValue PostValue Request SetRequest Route RequestID
+	//	           FormValue PostValue Request RequestContext SetRequest Route
+	//	           RequestID
 	//	body:      ReadJSON ReadXML ReadForm ReadBody Validate MultipartForm
 	//	           FormFile
 	//	response:  Text HTML JSON JSONIndent XML Negotiate NegotiateFormat

@@ -10,12 +10,14 @@
 //
 // A state does not implement context.Context: a pooled object that doubles
 // as a cancellation context escapes into goroutines and libraries by
-// design, which is exactly the leak to avoid. Request().Context() carries
-// deadlines and cancellation.
+// design, which is exactly the leak to avoid. Request().Context(), or
+// RequestContext, which does not make another engine build the request,
+// carries deadlines and cancellation.
 
 package core
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/url"
@@ -206,6 +208,34 @@ func (c Context) Request() *http.Request {
 	}
 	return r
 }
+
+// RequestContext returns the request's context.Context, the one
+// Request().Context() returns (the one SetRequest's request carries, after
+// SetRequest), done once the request is over, without making an engine
+// other than net/http build the *http.Request: such an engine makes the
+// context alone, once. For a stale handle (or the zero Context) it is a
+// context that is already done.
+func (c Context) RequestContext() context.Context {
+	s := c.enter()
+	if s == nil {
+		return doneContext
+	}
+	var ctx context.Context
+	if s.request != nil {
+		ctx = s.request.Context()
+	} else {
+		ctx = s.x.Context()
+	}
+	s.exit()
+	return ctx
+}
+
+// doneContext is the RequestContext of a request that is over.
+var doneContext = func() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}()
 
 // req returns the request as net/http's type, which an engine other than
 // net/http builds on the first call (see engine.go).

@@ -22,6 +22,7 @@
 package core
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"io"
@@ -112,6 +113,7 @@ func (x *stdExchange) RemoteAddr() string                { return x.r.RemoteAddr
 func (x *stdExchange) TLS() *tls.ConnectionState         { return x.r.TLS }
 func (x *stdExchange) Host() string                      { return x.r.Host }
 func (x *stdExchange) Request() *http.Request            { return x.r }
+func (x *stdExchange) Context() context.Context          { return x.r.Context() }
 func (x *stdExchange) Writer() http.ResponseWriter       { return x.w }
 
 func (x *stdExchange) Body() io.ReadCloser {

@@ -109,11 +109,11 @@ func Get(x Exchange) *Session {
 		if s, _ := c.Values().Get(ValuesKey).(*Session); s != nil {
 			return s
 		}
-		// A session Wrap started, reached through vireo's WrapMiddleware.
-		if r := c.Request(); r != nil {
-			if hx, _ := r.Context().Value(ctxKey{}).(*httpExchange); hx != nil {
-				return hx.sess
-			}
+		// A session Wrap started, reached through vireo's WrapMiddleware
+		// (RequestContext: without making an engine other than net/http
+		// build the *http.Request).
+		if hx, _ := c.RequestContext().Value(ctxKey{}).(*httpExchange); hx != nil {
+			return hx.sess
 		}
 	} else if hx, ok := x.(*httpExchange); ok {
 		return hx.sess

@@ -16,6 +16,7 @@
 package sessions
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -124,17 +125,17 @@ func (m *Manager) startCore(c core.Context) (*Session, error) {
 	if s, _ := values.Get(ValuesKey).(*Session); s != nil && s.m == m && !s.rec.destroyed() {
 		return s, nil
 	}
-	// The Cookie lines are read through the Context, and the request is
-	// asked for only by a Database that is not shared, for its context:
-	// the in-memory one never makes an engine other than net/http build it.
+	// The Cookie lines are read through the Context, and so is the
+	// request's context, for a Database that is not shared (RequestContext:
+	// an engine other than net/http builds no *http.Request for it).
 	// The cookies go out through the Context too (load, saveHook), never
 	// through its response header map, which an engine that reuses the map
 	// would then have to give up (see core.Context.ResponseHeader).
-	var r *http.Request
+	var ctx context.Context
 	if m.shared == nil {
-		r = c.Request()
+		ctx = c.RequestContext()
 	}
-	s, err := m.load(c, nil, c.RequestHeaderValues("Cookie"), r, c.IsTLS(), saveBeforeWrite)
+	s, err := m.load(c, nil, c.RequestHeaderValues("Cookie"), ctx, c.IsTLS(), saveBeforeWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +154,11 @@ func (m *Manager) startHTTP(x *httpExchange) (*Session, error) {
 	if x.wrapped != nil {
 		mode = saveBeforeWrite
 	}
-	s, err := m.load(core.Context{}, x.w.Header(), x.r.Header["Cookie"], x.r, x.r.TLS != nil, mode)
+	var ctx context.Context
+	if m.shared == nil {
+		ctx = x.r.Context()
+	}
+	s, err := m.load(core.Context{}, x.w.Header(), x.r.Header["Cookie"], ctx, x.r.TLS != nil, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -179,13 +184,13 @@ const (
 // load finds the session that the request's Cookie header lines name, or
 // makes a new one. Its response is c for a vireo request (h nil: a new
 // session's cookie is then sent by its before-write hook, saveHook) or the
-// header map h of a net/http one. r is the request, for a Database that is
-// not shared (nil with a shared one); secure says whether the client's
-// connection is HTTPS (see secureOf).
-func (m *Manager) load(c core.Context, h http.Header, lines []string, r *http.Request, secure bool, mode saveMode) (*Session, error) {
+// header map h of a net/http one. ctx is the request's context, for a
+// Database that is not shared (nil with a shared one); secure says whether
+// the client's connection is HTTPS (see secureOf).
+func (m *Manager) load(c core.Context, h http.Header, lines []string, ctx context.Context, secure bool, mode saveMode) (*Session, error) {
 	now := m.now()
 	if len(lines) > 0 {
-		sess, err := m.fromCookies(lines, r, now, mode)
+		sess, err := m.fromCookies(lines, ctx, now, mode)
 		if err != nil {
 			return nil, err
 		}
@@ -197,12 +202,12 @@ func (m *Manager) load(c core.Context, h http.Header, lines []string, r *http.Re
 		}
 	}
 	return &Session{m: m, rec: newRecord(now.UnixNano() + int64(m.lifetime)), isNew: true,
-		req: r, header: h, hooked: h == nil, mode: mode, secure: secure}, nil
+		ctx: ctx, header: h, hooked: h == nil, mode: mode, secure: secure}, nil
 }
 
 // fromCookies returns the live session that the first valid cookie of the
 // Cookie header lines names, or nil.
-func (m *Manager) fromCookies(lines []string, r *http.Request, now time.Time, mode saveMode) (*Session, error) {
+func (m *Manager) fromCookies(lines []string, ctx context.Context, now time.Time, mode saveMode) (*Session, error) {
 	var sess *Session
 	var err error
 	cookieValues(lines, m.name, func(value string) bool {
@@ -213,7 +218,7 @@ func (m *Manager) fromCookies(lines []string, r *http.Request, now time.Time, mo
 		var rec *Record
 		if m.shared != nil {
 			rec = m.shared.LoadAt(id, now)
-		} else if rec, err = m.db.Load(r.Context(), id); err != nil {
+		} else if rec, err = m.db.Load(ctx, id); err != nil {
 			return true
 		}
 		if rec == nil || rec.destroyed() || rec.Expired(now) {
@@ -222,7 +227,7 @@ func (m *Manager) fromCookies(lines []string, r *http.Request, now time.Time, mo
 		if m.shared != nil {
 			sess = m.sharedHandle(rec, id)
 		} else {
-			sess = &Session{m: m, rec: rec, id: id, req: r, mode: mode}
+			sess = &Session{m: m, rec: rec, id: id, ctx: ctx, mode: mode}
 		}
 		return true
 	})

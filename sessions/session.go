@@ -30,18 +30,17 @@ import (
 type Session struct {
 	m          *Manager
 	rec        *Record
-	id         string        // guarded by rec.mu; "" until a new session needs one
-	req        *http.Request // its context for a copying Database's writes; nil with a shared Database
-	header     http.Header   // the response header of a new session's net/http request, for its cookie
+	id         string          // guarded by rec.mu; "" until a new session needs one
+	ctx        context.Context // the request's, for a copying Database's writes; nil with a shared Database
+	header     http.Header     // the response header of a new session's net/http request, for its cookie
 	isNew      bool
 	hooked     bool // a new session of a vireo request: its before-write hook sends its cookie (sendCookie)
 	mode       saveMode
 	touch      bool // expiry moved: a non-shared Database needs Touch; guarded by rec.mu
 	cookieSent bool // a new session's cookie is in the response; guarded by rec.mu
 	secure     bool // a new session's client connection is HTTPS (secureOf): its cookie is Secure
-	// The struct is 60 bytes, in the 64-byte size class (the request
-	// rather than its context and a TLS flag saves a size class): a new
-	// session allocates it once, a returning one not at all.
+	// The struct is 64 bytes, the 64-byte size class (TestLayout): a
+	// new session allocates it once, a returning one not at all.
 }
 
 // ID returns the session ID. A new session draws its ID when it is first
@@ -425,8 +424,8 @@ func (s *Session) Save() error {
 // cancellation, so a change the handler made is not lost because the
 // client hung up before the save.
 func (s *Session) writeContext() context.Context {
-	if s.req == nil {
+	if s.ctx == nil {
 		return context.Background()
 	}
-	return context.WithoutCancel(s.req.Context())
+	return context.WithoutCancel(s.ctx)
 }

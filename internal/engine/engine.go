@@ -54,6 +54,11 @@ type Exchange interface {
 	// Request returns the request as net/http's type: the server's own on
 	// net/http, one built on the first call on other engines.
 	Request() *http.Request
+	// Context returns the request's context.Context, the one Request's
+	// request carries, done once the request is over: the server's on
+	// net/http; other engines make it on the first call of Context or
+	// Request, without the rest of the request.
+	Context() context.Context
 	// Writer returns the response writer. Besides http.ResponseWriter it
 	// has the methods http.ResponseController looks for (FlushError,
 	// Hijack, SetReadDeadline, SetWriteDeadline, EnableFullDuplex) the
