@@ -55,8 +55,8 @@ type (
 	//	           View SetViewData SetViewLayout ViewData Write WriteString
 	//	           Redirect ServeFile Download Attachment SSE SetStatus Status
 	//	           Written BytesWritten ResponseHeader SetResponseHeader
-	//	           AddResponseHeader SetContentType SetCookie ResponseWriter
-	//	           SetResponseWriter
+	//	           SetResponseHeaderValues AddResponseHeader SetContentType
+	//	           SetCookie ResponseWriter SetResponseWriter
 	//	           OnBeforeWrite OnDone
 	//	chain:     Next NextWithTimeout Stop StopWithStatus StopWithError
 	//	           IsStopped Values

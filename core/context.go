@@ -20,6 +20,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"runtime"
 	"strconv"
@@ -422,6 +423,28 @@ func (c Context) SetResponseHeader(name, value string) {
 	}
 	defer s.exit() // a ResponseWriter's Header
 	s.setResponseHeader(name, value)
+}
+
+// SetResponseHeaderValues sets the values of the named response header to
+// values, replacing any it had, as assigning them to the header map under
+// the canonical name does: the slice itself goes into the response, so a
+// handler can set a header it built once without allocating, and must not
+// change the slice afterwards (nor give a slice that another response may
+// change). Like SetResponseHeader it hands the header map to no one (see
+// ResponseHeader). An empty values deletes the header.
+func (c Context) SetResponseHeaderValues(name string, values []string) {
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit() // a ResponseWriter's Header
+	h := s.out.Header()
+	name = textproto.CanonicalMIMEHeaderKey(name)
+	if len(values) == 0 {
+		delete(h, name)
+		return
+	}
+	h[name] = values
 }
 
 // AddResponseHeader adds value to the named response header, as
