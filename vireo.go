@@ -47,14 +47,16 @@ type (
 	//
 	//	request:   Method Path Host Scheme IsTLS ClientIP Param Params Query
 	//	           QueryDefault RequestHeader RequestHeaderValues RequestCookie
-	//	           FormValue PostValue Request SetRequest Route RequestID
+	//	           FormValue PostValue Request RequestContext SetRequest Route
+	//	           RequestID
 	//	body:      ReadJSON ReadXML ReadForm ReadBody Validate MultipartForm
 	//	           FormFile
 	//	response:  Text HTML JSON JSONIndent XML Negotiate NegotiateFormat
 	//	           View SetViewData SetViewLayout ViewData Write WriteString
 	//	           Redirect ServeFile Download Attachment SSE SetStatus Status
 	//	           Written BytesWritten ResponseHeader SetResponseHeader
-	//	           SetContentType SetCookie ResponseWriter SetResponseWriter
+	//	           SetResponseHeaderValues AddResponseHeader SetContentType
+	//	           SetCookie ResponseWriter SetResponseWriter
 	//	           OnBeforeWrite OnDone
 	//	chain:     Next NextWithTimeout Stop StopWithStatus StopWithError
 	//	           IsStopped Values

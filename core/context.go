@@ -10,14 +10,17 @@
 //
 // A state does not implement context.Context: a pooled object that doubles
 // as a cancellation context escapes into goroutines and libraries by
-// design, which is exactly the leak to avoid. Request().Context() carries
-// deadlines and cancellation.
+// design, which is exactly the leak to avoid. Request().Context(), or
+// RequestContext, which does not make another engine build the request,
+// carries deadlines and cancellation.
 
 package core
 
 import (
+	"context"
 	"io"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"runtime"
 	"strconv"
@@ -207,6 +210,34 @@ func (c Context) Request() *http.Request {
 	return r
 }
 
+// RequestContext returns the request's context.Context, the one
+// Request().Context() returns (the one SetRequest's request carries, after
+// SetRequest), done once the request is over, without making an engine
+// other than net/http build the *http.Request: such an engine makes the
+// context alone, once. For a stale handle (or the zero Context) it is a
+// context that is already done.
+func (c Context) RequestContext() context.Context {
+	s := c.enter()
+	if s == nil {
+		return doneContext
+	}
+	var ctx context.Context
+	if s.request != nil {
+		ctx = s.request.Context()
+	} else {
+		ctx = s.x.Context()
+	}
+	s.exit()
+	return ctx
+}
+
+// doneContext is the RequestContext of a request that is over.
+var doneContext = func() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}()
+
 // req returns the request as net/http's type, which an engine other than
 // net/http builds on the first call (see engine.go).
 func (c *state) req() *http.Request {
@@ -394,11 +425,51 @@ func (c Context) SetResponseHeader(name, value string) {
 	s.setResponseHeader(name, value)
 }
 
+// SetResponseHeaderValues sets the values of the named response header to
+// values, replacing any it had, as assigning them to the header map under
+// the canonical name does: the slice itself goes into the response, so a
+// handler can set a header it built once without allocating, and must not
+// change the slice afterwards (nor give a slice that another response may
+// change). Like SetResponseHeader it hands the header map to no one (see
+// ResponseHeader). An empty values deletes the header.
+func (c Context) SetResponseHeaderValues(name string, values []string) {
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit() // a ResponseWriter's Header
+	h := s.out.Header()
+	name = textproto.CanonicalMIMEHeaderKey(name)
+	if len(values) == 0 {
+		delete(h, name)
+		return
+	}
+	h[name] = values
+}
+
+// AddResponseHeader adds value to the named response header, as
+// http.Header's Add does: a second Set-Cookie, another Link or Vary value.
+// Like SetResponseHeader, which replaces the values instead, it hands the
+// header map to no one, so an engine that reuses its map (fasthttp) keeps
+// that reuse, and a handle kept past its request adds nothing anywhere.
+func (c Context) AddResponseHeader(name, value string) {
+	s := c.enter()
+	if s == nil {
+		return
+	}
+	defer s.exit() // a ResponseWriter's Header
+	s.out.Header().Add(name, value)
+}
+
 // ResponseHeader returns the response header map, as http.ResponseWriter's Header
 // does. Changes after the status was sent have no effect. Request headers
-// are read with RequestHeader.
+// are read with RequestHeader. A map kept past the request reaches no other
+// request's response: on an engine that reuses its map (fasthttp), the
+// request that handed it out leaves it to the caller (see heldwriter.go);
+// SetResponseHeader and AddResponseHeader, which hand nothing out, keep
+// the reuse.
 func (c Context) ResponseHeader() http.Header {
-	if h := with(c, nil, func(s *state) http.Header { return s.out.Header() }); h != nil {
+	if h := with(c, nil, func(s *state) http.Header { return s.handOutHeader(s.out) }); h != nil {
 		return h
 	}
 	return http.Header{} // stale: a fresh map, unused
@@ -424,19 +495,21 @@ func (c *state) setContentType(contentType string) {
 }
 
 // RequestCookie returns the value of the named request cookie and whether
-// the request has it; SetCookie is the response side.
+// the request has it, as net/http's Request.Cookie reads it, without the
+// *http.Request that an engine other than net/http builds only for Request
+// (see cookie.go); SetCookie is the response side.
 func (c Context) RequestCookie(name string) (string, bool) {
-	return with2(c, "", false, func(s *state) (string, bool) {
-		return s.cookie(name)
-	})
+	s := c.enter()
+	if s == nil {
+		return "", false
+	}
+	v, ok := s.cookie(name)
+	s.exit()
+	return v, ok
 }
 
 func (c *state) cookie(name string) (string, bool) {
-	ck, err := c.req().Cookie(name)
-	if err != nil {
-		return "", false
-	}
-	return ck.Value, true
+	return requestCookie(c.x.HeaderValues("Cookie"), name)
 }
 
 // SetCookie adds a Set-Cookie header to the response.

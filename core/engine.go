@@ -11,15 +11,18 @@
 // serveExchange.
 //
 // *http.Request on other engines. A Context method that needs net/http's
-// request (Request, forms, cookies, WrapHandler, Mount, ServeFile) gets it
+// request (Request, forms, WrapHandler, Mount, ServeFile) gets it
 // from req, which asks the exchange to build it on its first call of the
 // request and then bounds its body as reset bounds the server's on
 // net/http; a handler that never asks pays nothing. SetRequest switches the
 // reads to the request it is given, whatever the engine, as on net/http.
+// Request headers, cookies included (RequestCookie, cookie.go), are read
+// through the exchange and never need it.
 
 package core
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"io"
@@ -110,6 +113,7 @@ func (x *stdExchange) RemoteAddr() string                { return x.r.RemoteAddr
 func (x *stdExchange) TLS() *tls.ConnectionState         { return x.r.TLS }
 func (x *stdExchange) Host() string                      { return x.r.Host }
 func (x *stdExchange) Request() *http.Request            { return x.r }
+func (x *stdExchange) Context() context.Context          { return x.r.Context() }
 func (x *stdExchange) Writer() http.ResponseWriter       { return x.w }
 
 func (x *stdExchange) Body() io.ReadCloser {

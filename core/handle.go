@@ -32,7 +32,7 @@
 // the request (method, path, query, headers) cannot panic; such a body
 // unpins inline, with no defer and no function literal (Param, the Params
 // and Values methods, Method, Path, Query, RequestHeader,
-// RequestHeaderValues, Status, Written, IsStopped...), so that the method
+// RequestHeaderValues, RequestCookie, Status, Written, IsStopped...), so that the method
 // costs its body and the two atomic adds. with, with2 and run are the
 // deferred form for a body written as a
 // function literal, which any method may use. TestGateUnpinsEveryMethod

@@ -5,6 +5,32 @@
 // a writer kept past the request (by a goroutine, by a net/http middleware)
 // refuses its writes with ErrContextReleased like the Context, and a
 // stale one, made for no live request, is releasedWriter.
+//
+// Handing out the header map. An engine's writer may reuse its response
+// header map for its next request (the fasthttp engine's, pooled with its
+// exchange: engine.HeaderReuser), so a map that code kept past its request
+// would be another client's response header. The map is handed out, and
+// the engine told so (HandOutHeader: it then gives the map up at the
+// request's end and takes a fresh one), exactly where code outside core's
+// own writes can get it:
+//
+//   - Context.ResponseHeader, which returns it to the caller;
+//   - the Header of the writer handle (heldWriter), which net/http code
+//     gets from ResponseWriter and which WrapHandler, Mount and
+//     WrapMiddleware hand to their http.Handler: every middleware wrapper
+//     around the response reaches the map through it.
+//
+// Both call handOutHeader(w) with the writer whose Header they return (c.out,
+// or the writer the handle wraps). Only when w is core's own writer
+// (&c.writer, whose w is the engine's) is the map the engine's: any other w
+// is a wrapper, which either has a map of its own (the timeout writer's) or
+// reaches the engine's through a writer handle, whose Header handed it out
+// then. Core's own writes (Content-Type, SetResponseHeader, SetCookie,
+// Location, error pages...) call c.out.Header() directly: they keep
+// nothing, and when c.out is a wrapper they reach the engine's map only
+// through the handle it holds, which counts that as handed out, as it must
+// (the wrapper has had the map). So a request that only uses core's writes
+// keeps the engine's reuse and allocates nothing for its headers.
 
 package core
 
@@ -13,6 +39,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/vireo-go/vireo/internal/engine"
 )
 
 // ResponseWriter returns the response writer, for code written against
@@ -44,15 +72,27 @@ type heldWriter struct {
 	w http.ResponseWriter
 }
 
-// Header returns the response header map; a fresh, unused one once the
-// request is over.
+// Header returns the response header map, handed out (see the file
+// comment); a fresh, unused one once the request is over.
 func (hw *heldWriter) Header() http.Header {
 	s := hw.c.enter()
 	if s == nil {
 		return http.Header{}
 	}
 	defer s.exit() // a ResponseWriter's Header
-	return hw.w.Header()
+	return s.handOutHeader(hw.w)
+}
+
+// handOutHeader returns w's header map for code outside core's own writes,
+// which may keep it: when w is core's own writer, the map is the engine's,
+// and an engine that reuses it is told (see the file comment).
+func (c *state) handOutHeader(w http.ResponseWriter) http.Header {
+	if w == http.ResponseWriter(&c.writer) {
+		if r, ok := c.writer.w.(engine.HeaderReuser); ok {
+			r.HandOutHeader()
+		}
+	}
+	return w.Header()
 }
 
 // Write writes p to the response, or fails with ErrContextReleased.

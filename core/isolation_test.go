@@ -29,6 +29,7 @@ func touchStale(c Context) staleResult {
 	_, res.rwErr = c.ResponseWriter().Write([]byte("LEAKED"))
 	c.ResponseHeader().Set("X-Leak", "1")
 	c.SetResponseHeader("X-Leak", "1")
+	c.AddResponseHeader("X-Leak", "1")
 	c.Values().Set("who", "LEAKED")
 	c.SetStatus(http.StatusTeapot)
 	c.StopWithError(errors.New("LEAKED"))

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -45,6 +46,10 @@ var staleExceptions = map[string]func(t *testing.T, app *Application, out []refl
 	},
 	"QueryDefault": func(t *testing.T, app *Application, out []reflect.Value) bool { // the default, as for a missing parameter
 		return out[0].String() == "default"
+	},
+	"RequestContext": func(t *testing.T, app *Application, out []reflect.Value) bool { // a context that is done, carrying nothing
+		ctx, _ := out[0].Interface().(context.Context)
+		return ctx != nil && ctx.Err() != nil && ctx.Value(contextKey{}) == nil
 	},
 }
 

@@ -98,3 +98,15 @@ func BenchmarkSessionExisting(b *testing.B) {
 	}
 	benchServe(b, app, "/setget", ck[0].Name+"="+ck[0].Value)
 }
+
+// BenchmarkRequestCookie is Param reading a request cookie, which the
+// fast engine reads from the header lines without building the
+// *http.Request.
+func BenchmarkRequestCookie(b *testing.B) {
+	app := core.New(core.WithEngine(fast.Engine()), core.WithStartupOutput(nil))
+	app.Get("/api/values/{id}", func(ctx core.Context) {
+		v, _ := ctx.RequestCookie("c")
+		ctx.WriteString(v)
+	})
+	benchServe(b, app, "/api/values/5", "a=1; c=value")
+}

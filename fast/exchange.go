@@ -37,7 +37,8 @@ type exchange struct {
 	host     string
 	remote   string // built on first use
 
-	req    *http.Request // built on first use (request.go)
+	req    *http.Request   // built on first use (request.go)
+	rctx   context.Context // the request's context, made on first use (Context)
 	cancel context.CancelFunc
 }
 
@@ -105,6 +106,7 @@ func (x *exchange) end() {
 	}
 	x.ctx = nil
 	x.req = nil
+	x.rctx = nil
 	x.method, x.uri, x.path, x.rawPath, x.rawQuery, x.host, x.remote = "", "", "", "", "", "", ""
 	x.w.reset()
 }
@@ -179,3 +181,12 @@ func (x *exchange) TLS() *tls.ConnectionState {
 }
 
 func (x *exchange) Writer() http.ResponseWriter { return &x.w }
+
+// Context returns the request's context, made on the first call (of
+// Context or Request) and cancelled when the request ends (end).
+func (x *exchange) Context() context.Context {
+	if x.rctx == nil {
+		x.rctx, x.cancel = context.WithCancel(context.Background())
+	}
+	return x.rctx
+}

@@ -3,13 +3,12 @@
 // Request builds net/http's request from the exchange on its first call of
 // a request: the method, URL, host and peer the exchange already copied, a
 // Header map with a copy of every request header, a copy of the body, the
-// TLS state, and a context.Context that ends with the request, as
-// net/http's does. A handler that never asks for it pays nothing.
+// TLS state, and the context.Context of Context, which ends with the
+// request, as net/http's does. A handler that never asks for it pays nothing.
 
 package fast
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 )
@@ -27,8 +26,6 @@ func (x *exchange) Request() *http.Request {
 		key := x.arena.string(k)
 		hdr[key] = append(hdr[key], x.arena.string(v))
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	x.cancel = cancel
 	r := &http.Request{
 		Method:        x.method,
 		URL:           &url.URL{Path: x.path, RawPath: x.rawPath, RawQuery: x.rawQuery},
@@ -52,6 +49,6 @@ func (x *exchange) Request() *http.Request {
 	if x.path == "*" {
 		r.URL = &url.URL{Path: "*"}
 	}
-	x.req = r.WithContext(ctx)
+	x.req = r.WithContext(x.Context())
 	return x.req
 }

@@ -2,7 +2,13 @@
 //
 // writer is the http.ResponseWriter the Application writes to: the header
 // map is its own (pooled with the exchange, cleared per request), copied
-// into fasthttp's response header when the status goes out; the body is
+// into fasthttp's response header when the status goes out. The map is
+// reused only while no code outside core's own writes got it: core calls
+// HandOutHeader (engine.HeaderReuser) before it hands the map to a
+// handler, a hook or a net/http handler, which may keep it past the
+// request, and the writer then gives that map up at the request's end and
+// makes a fresh one, so that a late write into a kept map reaches no other
+// request's response. The body is
 // appended to fasthttp's response buffer, which fasthttp sends after the
 // handler. As on net/http, a body without a Content-Type gets the type
 // http.DetectContentType sniffs from its first write, 1xx codes other than
@@ -19,24 +25,40 @@ import (
 	"net/http"
 	"time"
 	"unsafe"
+
+	"github.com/vireo-go/vireo/internal/engine"
 )
 
+var _ engine.HeaderReuser = (*writer)(nil)
+
 type writer struct {
-	x      *exchange
-	h      http.Header
-	status int
-	wrote  bool // the status went out
-	typed  bool // the response has a Content-Type (set, or sniffed)
+	x         *exchange
+	h         http.Header
+	status    int
+	wrote     bool // the status went out
+	typed     bool // the response has a Content-Type (set, or sniffed)
+	handedOut bool // h was handed out (HandOutHeader): not reused
 }
 
+// reset prepares the writer for the next request (at begin and at end): a
+// map that was handed out is left to its keeper, any other is cleared.
 func (w *writer) reset() {
-	clear(w.h)
+	if w.handedOut {
+		w.h = make(http.Header)
+		w.handedOut = false
+	} else {
+		clear(w.h)
+	}
 	w.status = 0
 	w.wrote = false
 	w.typed = false
 }
 
 func (w *writer) Header() http.Header { return w.h }
+
+// HandOutHeader marks the header map as handed out: reset makes a fresh
+// one instead of clearing it (see the file comment).
+func (w *writer) HandOutHeader() { w.handedOut = true }
 
 // WriteHeader sends the status and the headers set so far.
 func (w *writer) WriteHeader(code int) {

@@ -157,12 +157,14 @@ func SecureHeaders(opts ...SecureOption) (core.Handler, error) {
 		hsts = []string{cfg.hsts}
 	}
 	return func(ctx core.Context) {
-		h := ctx.ResponseHeader()
+		// SetResponseHeaderValues, not ResponseHeader's map: the values are
+		// shared, built once, and an engine that reuses its header map
+		// (fasthttp) keeps that reuse, as the map is handed to no one.
 		for _, hv := range headers {
-			h[hv.key] = hv.val
+			ctx.SetResponseHeaderValues(hv.key, hv.val)
 		}
 		if hsts != nil && ctx.IsTLS() {
-			h["Strict-Transport-Security"] = hsts
+			ctx.SetResponseHeaderValues("Strict-Transport-Security", hsts)
 		}
 		ctx.Next()
 	}, nil

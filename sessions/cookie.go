@@ -6,9 +6,22 @@
 // scan allocates nothing and yields at most maxCandidates values carrying
 // the session's name. Writing sizes the header value first and builds it in
 // one allocation: name, value, the expiry attributes, then the attributes
-// computed once in New. It replaces a Set-Cookie for the same name already
-// added in this response (a Regenerate or Destroy after a first write), so
-// the client never receives two contradicting cookies.
+// computed once in New.
+//
+// Where the cookie goes. In a vireo request it goes through the Context
+// (Context.AddResponseHeader), never into the response's header map, which
+// the fast engine reuses for its next request once nothing kept it: a new
+// session's cookie is added once, by its before-write hook, from the
+// session's state then (written, regenerated, re-timed or destroyed); a
+// returning session's sliding cookie at Start, the first of its name. Only
+// a Destroy, Regenerate or UpdateExpiration of a returning session writes
+// into the map (Context.ResponseHeader), replacing a Set-Cookie for the
+// same name already in this response, so the client never receives two
+// contradicting cookies from one session. (A returning session destroyed,
+// then a new one written in the same request, sends the expired cookie and
+// then the new one, which the client keeps.) In net/http code (HTTP, Wrap)
+// the map is the request's own, and every cookie is set into it with that
+// replacement.
 
 package sessions
 

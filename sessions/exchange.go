@@ -10,6 +10,8 @@
 // (core.Context.OnBeforeWrite), or Wrap's writer, runs the save when the
 // status line is about to go out, and a failed save turns the response into
 // 503 Service Unavailable instead of a page whose session change was lost.
+// The same hook sends a new session's cookie through the Context, so that
+// no session holds a vireo response's header map (see cookie.go).
 
 package sessions
 
@@ -84,7 +86,12 @@ func secureOf(x Exchange) bool {
 	return false
 }
 
-// headerOf returns the response header of x's response.
+// headerOf returns the response header of x's response, for the cookie of
+// a Destroy, Regenerate or UpdateExpiration of a session that was not new
+// (a new one's is sent by its hook), where a Set-Cookie of the same name
+// may have to be replaced. For a core.Context the map is handed out, which
+// costs an engine that reuses its map (fasthttp) a fresh one for that
+// request only.
 func headerOf(x Exchange) http.Header {
 	switch x := x.(type) {
 	case core.Context:
@@ -102,11 +109,11 @@ func Get(x Exchange) *Session {
 		if s, _ := c.Values().Get(ValuesKey).(*Session); s != nil {
 			return s
 		}
-		// A session Wrap started, reached through vireo's WrapMiddleware.
-		if r := c.Request(); r != nil {
-			if hx, _ := r.Context().Value(ctxKey{}).(*httpExchange); hx != nil {
-				return hx.sess
-			}
+		// A session Wrap started, reached through vireo's WrapMiddleware
+		// (RequestContext: without making an engine other than net/http
+		// build the *http.Request).
+		if hx, _ := c.RequestContext().Value(ctxKey{}).(*httpExchange); hx != nil {
+			return hx.sess
 		}
 	} else if hx, ok := x.(*httpExchange); ok {
 		return hx.sess
@@ -233,28 +240,28 @@ func (w *saveWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 // Unwrap returns the server's writer, for http.ResponseController.
 func (w *saveWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// saveHook is the before-write hook of a session of a copying Database
-// started through vireo (a pointer conversion of the Session: registering
-// it allocates nothing).
+// saveHook is the before-write hook of a session started through vireo
+// whose Database copies records, or that is new (a pointer conversion of
+// the Session: registering it allocates nothing). It saves the session's
+// changes, and sends a new session's cookie (Session.sendCookie), once,
+// just before the response goes out: the session then never holds its
+// response's header map, which the fast engine reuses for its next request.
 type saveHook Session
 
-// endHook forgets a new session's response header when its request is
-// done, before the engine may reuse the header's map for another request:
-// a first write from a goroutine that kept the session then sets no
-// cookie anywhere (the response it was for is gone).
-type endHook Session
-
-// Done clears the header under the record's lock (see Session.write).
-func (h *endHook) Done(core.Context) {
-	s := (*Session)(h)
-	s.rec.mu.Lock()
-	s.header = nil
-	s.rec.mu.Unlock()
-}
-
-// BeforeWrite saves the session; an error refuses the response (503).
+// BeforeWrite saves the session; an error refuses the response (503), and
+// a new session, which then does not exist, sends no cookie.
 func (h *saveHook) BeforeWrite(c core.Context) error {
-	return (*Session)(h).saveBeforeResponse(c.ResponseHeader())
+	s := (*Session)(h)
+	if s.m.shared == nil {
+		if err := s.Save(); err != nil {
+			s.m.log.Error("sessions: cannot save session", "err", err)
+			return err
+		}
+	}
+	if s.hooked {
+		s.sendCookie(c)
+	}
+	return nil
 }
 
 // saveBeforeResponse saves pending changes; when that fails it withdraws a

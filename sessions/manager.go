@@ -16,6 +16,7 @@
 package sessions
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -124,23 +125,23 @@ func (m *Manager) startCore(c core.Context) (*Session, error) {
 	if s, _ := values.Get(ValuesKey).(*Session); s != nil && s.m == m && !s.rec.destroyed() {
 		return s, nil
 	}
-	// The Cookie lines are read through the Context, and the request is
-	// asked for only by a Database that is not shared, for its context:
-	// the in-memory one never makes an engine other than net/http build it.
-	var r *http.Request
+	// The Cookie lines are read through the Context, and so is the
+	// request's context, for a Database that is not shared (RequestContext:
+	// an engine other than net/http builds no *http.Request for it).
+	// The cookies go out through the Context too (load, saveHook), never
+	// through its response header map, which an engine that reuses the map
+	// would then have to give up (see core.Context.ResponseHeader).
+	var ctx context.Context
 	if m.shared == nil {
-		r = c.Request()
+		ctx = c.RequestContext()
 	}
-	s, err := m.load(c.ResponseHeader(), c.RequestHeaderValues("Cookie"), r, c.IsTLS(), saveBeforeWrite)
+	s, err := m.load(c, nil, c.RequestHeaderValues("Cookie"), ctx, c.IsTLS(), saveBeforeWrite)
 	if err != nil {
 		return nil, err
 	}
 	values.Set(ValuesKey, s)
-	if m.shared == nil {
+	if m.shared == nil || s.hooked {
 		c.OnBeforeWrite((*saveHook)(s))
-	}
-	if s.header != nil {
-		c.OnDone((*endHook)(s))
 	}
 	return s, nil
 }
@@ -153,7 +154,11 @@ func (m *Manager) startHTTP(x *httpExchange) (*Session, error) {
 	if x.wrapped != nil {
 		mode = saveBeforeWrite
 	}
-	s, err := m.load(x.w.Header(), x.r.Header["Cookie"], x.r, x.r.TLS != nil, mode)
+	var ctx context.Context
+	if m.shared == nil {
+		ctx = x.r.Context()
+	}
+	s, err := m.load(core.Context{}, x.w.Header(), x.r.Header["Cookie"], ctx, x.r.TLS != nil, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -177,30 +182,32 @@ const (
 )
 
 // load finds the session that the request's Cookie header lines name, or
-// makes a new one. r is the request, for a Database that is not shared (nil
-// with a shared one); secure says whether the client's connection is HTTPS
-// (see secureOf).
-func (m *Manager) load(h http.Header, lines []string, r *http.Request, secure bool, mode saveMode) (*Session, error) {
+// makes a new one. Its response is c for a vireo request (h nil: a new
+// session's cookie is then sent by its before-write hook, saveHook) or the
+// header map h of a net/http one. ctx is the request's context, for a
+// Database that is not shared (nil with a shared one); secure says whether
+// the client's connection is HTTPS (see secureOf).
+func (m *Manager) load(c core.Context, h http.Header, lines []string, ctx context.Context, secure bool, mode saveMode) (*Session, error) {
 	now := m.now()
 	if len(lines) > 0 {
-		sess, err := m.fromCookies(lines, r, now, mode)
+		sess, err := m.fromCookies(lines, ctx, now, mode)
 		if err != nil {
 			return nil, err
 		}
 		if sess != nil {
-			if err := m.slide(h, secure, sess, now); err != nil {
+			if err := m.slide(c, h, secure, sess, now); err != nil {
 				return nil, err
 			}
 			return sess, nil
 		}
 	}
 	return &Session{m: m, rec: newRecord(now.UnixNano() + int64(m.lifetime)), isNew: true,
-		req: r, header: h, mode: mode, secure: secure}, nil
+		ctx: ctx, header: h, hooked: h == nil, mode: mode, secure: secure}, nil
 }
 
 // fromCookies returns the live session that the first valid cookie of the
 // Cookie header lines names, or nil.
-func (m *Manager) fromCookies(lines []string, r *http.Request, now time.Time, mode saveMode) (*Session, error) {
+func (m *Manager) fromCookies(lines []string, ctx context.Context, now time.Time, mode saveMode) (*Session, error) {
 	var sess *Session
 	var err error
 	cookieValues(lines, m.name, func(value string) bool {
@@ -211,7 +218,7 @@ func (m *Manager) fromCookies(lines []string, r *http.Request, now time.Time, mo
 		var rec *Record
 		if m.shared != nil {
 			rec = m.shared.LoadAt(id, now)
-		} else if rec, err = m.db.Load(r.Context(), id); err != nil {
+		} else if rec, err = m.db.Load(ctx, id); err != nil {
 			return true
 		}
 		if rec == nil || rec.destroyed() || rec.Expired(now) {
@@ -220,7 +227,7 @@ func (m *Manager) fromCookies(lines []string, r *http.Request, now time.Time, mo
 		if m.shared != nil {
 			sess = m.sharedHandle(rec, id)
 		} else {
-			sess = &Session{m: m, rec: rec, id: id, req: r, mode: mode}
+			sess = &Session{m: m, rec: rec, id: id, ctx: ctx, mode: mode}
 		}
 		return true
 	})
@@ -270,7 +277,9 @@ func (m *Manager) cookieMaxAge(rec *Record) time.Duration {
 // moves to now+lifetime once 1/16 of the lifetime has passed since it last
 // moved, which bounds both the Set-Cookie headers and a remote store's
 // writes to 16 per lifetime for a busy session.
-func (m *Manager) slide(h http.Header, secure bool, s *Session, now time.Time) error {
+// The cookie goes to c's response (h nil), the first of its name there, or
+// into h.
+func (m *Manager) slide(c core.Context, h http.Header, secure bool, s *Session, now time.Time) error {
 	if !m.sliding {
 		return nil
 	}
@@ -295,7 +304,11 @@ func (m *Manager) slide(h http.Header, secure bool, s *Session, now time.Time) e
 		if err != nil {
 			return err
 		}
-		m.setCookie(h, secure, value, maxAge, now)
+		if h == nil {
+			c.AddResponseHeader("Set-Cookie", m.cookieHeader(secure, value, maxAge, now))
+		} else {
+			m.setCookie(h, secure, value, maxAge, now)
+		}
 	}
 	return nil
 }
@@ -308,7 +321,6 @@ func (m *Manager) Destroy(x Exchange) error {
 	if err != nil {
 		return err
 	}
-	h := headerOf(x)
 	s.rec.mu.Lock()
 	id, sent := s.id, s.cookieSent
 	s.rec.clear()
@@ -321,8 +333,8 @@ func (m *Manager) Destroy(x Exchange) error {
 			return &StoreError{Op: "delete", Err: err}
 		}
 	}
-	if !s.isNew || sent {
-		m.setCookie(h, secureOf(x), "", -1, m.now())
+	if (!s.isNew || sent) && !s.hooked { // a hooked session's hook expires its cookie
+		m.setCookie(headerOf(x), secureOf(x), "", -1, m.now())
 	}
 	m.forget(x)
 	return nil
@@ -351,9 +363,11 @@ func (m *Manager) Regenerate(x Exchange) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	value, err := m.encodeCookie(newID)
-	if err != nil {
-		return nil, err
+	var value string
+	if !s.hooked { // a hooked session's hook sends the cookie of its ID then
+		if value, err = m.encodeCookie(newID); err != nil {
+			return nil, err
+		}
 	}
 	if s.stored() && !s.rec.destroyed() {
 		// Rename writes the record's current values under the new ID.
@@ -368,7 +382,9 @@ func (m *Manager) Regenerate(x Exchange) (*Session, error) {
 	s.id = newID
 	s.cookieSent = true
 	s.rec.mu.Unlock()
-	m.setCookie(headerOf(x), secureOf(x), value, m.cookieMaxAge(s.rec), m.now())
+	if !s.hooked {
+		m.setCookie(headerOf(x), secureOf(x), value, m.cookieMaxAge(s.rec), m.now())
+	}
 	return s, nil
 }
 
@@ -391,6 +407,9 @@ func (m *Manager) UpdateExpiration(x Exchange, lifetime time.Duration) error {
 	// The lifetime is part of the record, so this is a full save.
 	if err := s.write(func(*Record) bool { return true }); err != nil {
 		return err
+	}
+	if s.hooked {
+		return nil // the write marked the cookie; the hook sends it with the new Max-Age
 	}
 	value, err := m.encodeCookie(s.ID())
 	if err != nil {

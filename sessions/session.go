@@ -7,7 +7,9 @@
 // Record is this request's copy: writes mark it dirty and Save, run once
 // just before the response goes out (or after each write where nothing
 // sees the response start), writes it back in one operation. A new session
-// gets its ID, its cookie and its place in the store at its first write.
+// gets its ID, its cookie and its place in the store at its first write
+// (in a vireo request the cookie goes out with the response, from the
+// before-write hook: see cookie.go).
 
 package sessions
 
@@ -16,6 +18,8 @@ import (
 	"math"
 	"net/http"
 	"time"
+
+	"github.com/vireo-go/vireo/core"
 )
 
 // Session is one user's session as seen by a request. Its methods are safe
@@ -26,17 +30,17 @@ import (
 type Session struct {
 	m          *Manager
 	rec        *Record
-	id         string        // guarded by rec.mu; "" until a new session needs one
-	req        *http.Request // its context for a copying Database's writes; nil with a shared Database
-	header     http.Header   // the response header of a new session's request, for its cookie; guarded by rec.mu, nil once the response is finished
+	id         string          // guarded by rec.mu; "" until a new session needs one
+	ctx        context.Context // the request's, for a copying Database's writes; nil with a shared Database
+	header     http.Header     // the response header of a new session's net/http request, for its cookie
 	isNew      bool
+	hooked     bool // a new session of a vireo request: its before-write hook sends its cookie (sendCookie)
 	mode       saveMode
 	touch      bool // expiry moved: a non-shared Database needs Touch; guarded by rec.mu
 	cookieSent bool // a new session's cookie is in the response; guarded by rec.mu
 	secure     bool // a new session's client connection is HTTPS (secureOf): its cookie is Secure
-	// The struct is 60 bytes, in the 64-byte size class (the request
-	// rather than its context and a TLS flag saves a size class): a new
-	// session allocates it once, a returning one not at all.
+	// The struct is 64 bytes, the 64-byte size class (TestLayout): a
+	// new session allocates it once, a returning one not at all.
 }
 
 // ID returns the session ID. A new session draws its ID when it is first
@@ -295,7 +299,12 @@ func (s *Session) write(fn func(*Record) bool) error {
 	}
 	id := s.id
 	r.mu.Unlock()
-	if first {
+	if first && s.header != nil {
+		// A net/http request's header map is its own (net/http makes one
+		// per request; through vireo's writer handle, an engine that
+		// reuses its map gave it up). A vireo request's cookie waits for
+		// its hook: a session kept past the request then sets no cookie
+		// anywhere, by construction.
 		value, err := s.m.encodeCookie(id)
 		if err != nil {
 			return err
@@ -305,15 +314,7 @@ func (s *Session) write(fn func(*Record) bool) error {
 		if maxAge > 0 {
 			now = s.m.now() // only a persistent cookie carries a date
 		}
-		// The header is the response's only while its request runs: a
-		// session kept past it (a goroutine) must not write into a map
-		// the engine reuses for another request (the fast engine pools
-		// it); endHook clears it under the same lock.
-		r.mu.Lock()
-		if s.header != nil {
-			s.m.setCookie(s.header, s.secure, value, maxAge, now)
-		}
-		r.mu.Unlock()
+		s.m.setCookie(s.header, s.secure, value, maxAge, now)
 	}
 	if s.m.shared != nil {
 		// The stored Record is this one: only a new session needs
@@ -332,6 +333,35 @@ func (s *Session) write(fn func(*Record) bool) error {
 		return s.Save()
 	}
 	return nil
+}
+
+// sendCookie adds a hooked session's cookie to c's response, from the
+// session's state as the response goes out (its before-write hook): the
+// cookie of its ID once it was written to (or regenerated, or re-timed),
+// an expired one when it was destroyed after that, none when it never
+// was. It goes through the Context, which hands out no header map and
+// does nothing once the request is over.
+func (s *Session) sendCookie(c core.Context) {
+	s.rec.mu.Lock()
+	sent, id := s.cookieSent, s.id
+	s.rec.mu.Unlock()
+	if !sent {
+		return
+	}
+	var value string
+	var now time.Time
+	maxAge := time.Duration(-1)
+	if !s.rec.destroyed() {
+		var err error
+		if value, err = s.m.encodeCookie(id); err != nil {
+			s.m.log.Error("sessions: cannot encode session cookie", "err", err)
+			return
+		}
+		if maxAge = s.m.cookieMaxAge(s.rec); maxAge > 0 {
+			now = s.m.now() // only a persistent cookie carries a date
+		}
+	}
+	c.AddResponseHeader("Set-Cookie", s.m.cookieHeader(s.secure, value, maxAge, now))
 }
 
 // change is write for the methods that return no error: a failure is
@@ -394,8 +424,8 @@ func (s *Session) Save() error {
 // cancellation, so a change the handler made is not lost because the
 // client hung up before the save.
 func (s *Session) writeContext() context.Context {
-	if s.req == nil {
+	if s.ctx == nil {
 		return context.Background()
 	}
-	return context.WithoutCancel(s.req.Context())
+	return context.WithoutCancel(s.ctx)
 }

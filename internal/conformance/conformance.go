@@ -197,6 +197,7 @@ func TouchStale(c core.Context) StaleResult {
 	_, res.ResponseWriterErr = c.ResponseWriter().Write([]byte("LEAKED"))
 	c.ResponseHeader().Set("X-Leak", "1")
 	c.SetResponseHeader("X-Leak", "1")
+	c.AddResponseHeader("X-Leak", "1")
 	c.Values().Set("who", "LEAKED")
 	c.SetStatus(http.StatusTeapot)
 	c.StopWithError(errors.New("LEAKED"))

@@ -54,12 +54,35 @@ type Exchange interface {
 	// Request returns the request as net/http's type: the server's own on
 	// net/http, one built on the first call on other engines.
 	Request() *http.Request
+	// Context returns the request's context.Context, the one Request's
+	// request carries, done once the request is over: the server's on
+	// net/http; other engines make it on the first call of Context or
+	// Request, without the rest of the request.
+	Context() context.Context
 	// Writer returns the response writer. Besides http.ResponseWriter it
 	// has the methods http.ResponseController looks for (FlushError,
 	// Hijack, SetReadDeadline, SetWriteDeadline, EnableFullDuplex) the
 	// engine supports; the others return http.ErrNotSupported or an
 	// error of the engine's.
 	Writer() http.ResponseWriter
+}
+
+// HeaderReuser is implemented by a writer (Exchange.Writer) that reuses
+// its header map for the next request it serves, as the fasthttp engine's
+// does (it is pooled with the exchange); the writers of net/http make a map
+// per request and need nothing. Code outside core's own writes that gets
+// the map (Context.ResponseHeader, the Header of the writer
+// Context.ResponseWriter returns, and so of every net/http handler and
+// middleware wrapper) may keep it past the request, and a write into a map
+// that serves the next request would reach another client's response.
+type HeaderReuser interface {
+	// HandOutHeader records that the map Header returns was handed to such
+	// code: at the end of the request the writer gives the map up to it and
+	// takes a fresh one for the next request, instead of clearing it for
+	// reuse. Core calls it, while the request runs, before it hands the map
+	// out; a request that never hands it out keeps the reuse, and its cost
+	// of nothing.
+	HandOutHeader()
 }
 
 // Handler serves one Exchange; the Application's.

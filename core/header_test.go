@@ -1,0 +1,33 @@
+package core
+
+import (
+	"net/http/httptest"
+	"testing"
+)
+
+// TestResponseHeaderWithoutTheMap sets and adds response headers through
+// the Context methods that hand the header map to no one.
+func TestResponseHeaderWithoutTheMap(t *testing.T) {
+	shared := []string{"a", "b"}
+	app := New()
+	app.Get("/", func(c Context) {
+		c.SetResponseHeaderValues("x-multi", shared)
+		c.SetResponseHeaderValues("X-Gone", []string{"1"})
+		c.SetResponseHeaderValues("X-Gone", nil)
+		c.AddResponseHeader("x-added", "1")
+		c.AddResponseHeader("X-Added", "2")
+		c.WriteString("ok")
+	})
+	rec := httptest.NewRecorder()
+	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	h := rec.Result().Header
+	if got := h.Values("X-Multi"); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Errorf("X-Multi %q", got)
+	}
+	if _, ok := h["X-Gone"]; ok {
+		t.Errorf("X-Gone %q, want deleted", h["X-Gone"])
+	}
+	if got := h.Values("X-Added"); len(got) != 2 || got[0] != "1" || got[1] != "2" {
+		t.Errorf("X-Added %q", got)
+	}
+}
