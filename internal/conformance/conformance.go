@@ -148,28 +148,14 @@ type response struct {
 	header http.Header
 }
 
-// do sends a request; header holds name, value pairs.
+// do sends a request; header holds name, value pairs (see send).
 func (s *server) do(method, path, body string, header ...string) response {
 	s.t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, s.base+path, rd)
-	if err != nil {
-		s.t.Fatal(err)
-	}
+	h := make(http.Header, len(header)/2)
 	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
+		h.Set(header[i], header[i+1])
 	}
-	resp, err := s.c.Do(req)
-	if err != nil {
-		s.t.Errorf("%s %s: %v", method, path, err)
-		return response{}
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return response{resp.StatusCode, string(b), resp.Header}
+	return s.send(method, path, body, h)
 }
 
 // StaleResult is what a handle that outlived its request saw, as
