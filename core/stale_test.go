@@ -135,11 +135,14 @@ func TestStaleHandleEveryMethod(t *testing.T) {
 			}()
 		}
 	}
+	tested := false
 	app.Get("/second/{id}", func(c Context) {
 		c.Values().Set("mine", "yes")
 		if kept.s != c.s {
-			t.Skip("the pool gave the second request another state")
+			c.WriteString("second") // another state: the test serves both again
+			return
 		}
+		tested = true
 		run(c) // the request's own goroutine
 		var wg sync.WaitGroup
 		wg.Add(1)
@@ -151,11 +154,20 @@ func TestStaleHandleEveryMethod(t *testing.T) {
 		}
 		c.WriteString("second")
 	})
-	w := httptest.NewRecorder()
-	app.ServeHTTP(w, httptest.NewRequest("GET", "/first/1", nil))
-	w = httptest.NewRecorder()
-	app.ServeHTTP(w, httptest.NewRequest("GET", "/second/2", nil))
-	if w.Code != 200 || w.Body.String() != "second" || len(w.Header()["X-Leak"]) != 0 {
-		t.Errorf("second response %d %q %v", w.Code, w.Body, w.Header())
+	// The pool may give the second request another state (under -race
+	// sync.Pool drops some of what is put back): serve both again until the
+	// stale handle's state is the live request's.
+	for range 100 {
+		w := httptest.NewRecorder()
+		app.ServeHTTP(w, httptest.NewRequest("GET", "/first/1", nil))
+		w = httptest.NewRecorder()
+		app.ServeHTTP(w, httptest.NewRequest("GET", "/second/2", nil))
+		if w.Code != 200 || w.Body.String() != "second" || len(w.Header()["X-Leak"]) != 0 {
+			t.Errorf("second response %d %q %v", w.Code, w.Body, w.Header())
+		}
+		if tested {
+			return
+		}
 	}
+	t.Fatal("in 100 tries the pool never gave the second request the first one's state")
 }
