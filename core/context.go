@@ -461,6 +461,20 @@ func (c Context) AddResponseHeader(name, value string) {
 	s.out.Header().Add(name, value)
 }
 
+// ResponseHeaderValues returns the values of the named response header set
+// so far, as http.Header's Values reads them, or nil, without handing the
+// header map out (see ResponseHeader): middleware that extends a header
+// (Vary) reads it here and sets the result with SetResponseHeaderValues.
+// The slice is the response's own and must not be modified.
+func (c Context) ResponseHeaderValues(name string) []string {
+	s := c.enter()
+	if s == nil {
+		return nil
+	}
+	defer s.exit() // a ResponseWriter's Header
+	return s.out.Header().Values(name)
+}
+
 // ResponseHeader returns the response header map, as http.ResponseWriter's Header
 // does. Changes after the status was sent have no effect. Request headers
 // are read with RequestHeader. A map kept past the request reaches no other

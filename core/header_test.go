@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// TestResponseHeaderWithoutTheMap sets and adds response headers through
-// the Context methods that hand the header map to no one.
+// TestResponseHeaderWithoutTheMap sets, adds and reads response headers
+// through the Context methods that hand the header map to no one.
 func TestResponseHeaderWithoutTheMap(t *testing.T) {
 	shared := []string{"a", "b"}
 	app := New()
@@ -16,6 +16,12 @@ func TestResponseHeaderWithoutTheMap(t *testing.T) {
 		c.SetResponseHeaderValues("X-Gone", nil)
 		c.AddResponseHeader("x-added", "1")
 		c.AddResponseHeader("X-Added", "2")
+		if got := c.ResponseHeaderValues("x-added"); len(got) != 2 || got[0] != "1" || got[1] != "2" {
+			t.Errorf("ResponseHeaderValues(x-added) %q", got)
+		}
+		if got := c.ResponseHeaderValues("X-Gone"); got != nil {
+			t.Errorf("ResponseHeaderValues(X-Gone) %q, want nil", got)
+		}
 		c.WriteString("ok")
 	})
 	rec := httptest.NewRecorder()
