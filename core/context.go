@@ -439,12 +439,39 @@ func (c Context) SetResponseHeaderValues(name string, values []string) {
 	}
 	defer s.exit() // a ResponseWriter's Header
 	h := s.out.Header()
-	name = textproto.CanonicalMIMEHeaderKey(name)
+	name = canonicalKey(name)
 	if len(values) == 0 {
 		delete(h, name)
 		return
 	}
 	h[name] = values
+}
+
+// canonicalKey is textproto.CanonicalMIMEHeaderKey with a shorter loop for
+// a name that is canonical already (the usual case: a constant), which it
+// returns as it is, as textproto would; any other name goes to textproto.
+// Middleware setting several shared headers per request through
+// SetResponseHeaderValues pays this per header.
+func canonicalKey(name string) string {
+	upper := true
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z':
+			if upper {
+				return textproto.CanonicalMIMEHeaderKey(name)
+			}
+		case 'A' <= c && c <= 'Z':
+			if !upper {
+				return textproto.CanonicalMIMEHeaderKey(name)
+			}
+		case c == '-' || '0' <= c && c <= '9':
+		default:
+			return textproto.CanonicalMIMEHeaderKey(name)
+		}
+		upper = c == '-'
+	}
+	return name
 }
 
 // AddResponseHeader adds value to the named response header, as

@@ -2,8 +2,20 @@ package core
 
 import (
 	"net/http/httptest"
+	"net/textproto"
 	"testing"
 )
+
+// TestCanonicalKey: canonicalKey is textproto.CanonicalMIMEHeaderKey.
+func TestCanonicalKey(t *testing.T) {
+	for _, name := range []string{"", "Vary", "vary", "VARY", "X-Request-Id", "x-request-id", "X-Request-ID",
+		"Access-Control-Allow-Origin", "Www-Authenticate", "WWW-Authenticate", "Ratelimit-Limit", "RateLimit-Limit",
+		"X-2fa", "X-2Fa", "X--A", "-a", "A-", "Content_Type", "Foo Bar", "X-\xff", "Ünicode", "a", "A", "1", "-"} {
+		if got, want := canonicalKey(name), textproto.CanonicalMIMEHeaderKey(name); got != want {
+			t.Errorf("canonicalKey(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
 
 // TestResponseHeaderWithoutTheMap sets, adds and reads response headers
 // through the Context methods that hand the header map to no one.
