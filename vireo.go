@@ -54,9 +54,9 @@ type (
 	//	response:  Text HTML JSON JSONIndent XML Negotiate NegotiateFormat
 	//	           View SetViewData SetViewLayout ViewData Write WriteString
 	//	           Redirect ServeFile Download Attachment SSE SetStatus Status
-	//	           Written BytesWritten ResponseHeader SetResponseHeader
-	//	           SetResponseHeaderValues AddResponseHeader SetContentType
-	//	           SetCookie ResponseWriter SetResponseWriter
+	//	           Written BytesWritten ResponseHeader ResponseHeaderValues
+	//	           SetResponseHeader SetResponseHeaderValues AddResponseHeader
+	//	           SetContentType SetCookie ResponseWriter SetResponseWriter
 	//	           OnBeforeWrite OnDone
 	//	chain:     Next NextWithTimeout Stop StopWithStatus StopWithError
 	//	           IsStopped Values

@@ -439,12 +439,39 @@ func (c Context) SetResponseHeaderValues(name string, values []string) {
 	}
 	defer s.exit() // a ResponseWriter's Header
 	h := s.out.Header()
-	name = textproto.CanonicalMIMEHeaderKey(name)
+	name = canonicalKey(name)
 	if len(values) == 0 {
 		delete(h, name)
 		return
 	}
 	h[name] = values
+}
+
+// canonicalKey is textproto.CanonicalMIMEHeaderKey with a shorter loop for
+// a name that is canonical already (the usual case: a constant), which it
+// returns as it is, as textproto would; any other name goes to textproto.
+// Middleware setting several shared headers per request through
+// SetResponseHeaderValues pays this per header.
+func canonicalKey(name string) string {
+	upper := true
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z':
+			if upper {
+				return textproto.CanonicalMIMEHeaderKey(name)
+			}
+		case 'A' <= c && c <= 'Z':
+			if !upper {
+				return textproto.CanonicalMIMEHeaderKey(name)
+			}
+		case c == '-' || '0' <= c && c <= '9':
+		default:
+			return textproto.CanonicalMIMEHeaderKey(name)
+		}
+		upper = c == '-'
+	}
+	return name
 }
 
 // AddResponseHeader adds value to the named response header, as
@@ -459,6 +486,20 @@ func (c Context) AddResponseHeader(name, value string) {
 	}
 	defer s.exit() // a ResponseWriter's Header
 	s.out.Header().Add(name, value)
+}
+
+// ResponseHeaderValues returns the values of the named response header set
+// so far, as http.Header's Values reads them, or nil, without handing the
+// header map out (see ResponseHeader): middleware that extends a header
+// (Vary) reads it here and sets the result with SetResponseHeaderValues.
+// The slice is the response's own and must not be modified.
+func (c Context) ResponseHeaderValues(name string) []string {
+	s := c.enter()
+	if s == nil {
+		return nil
+	}
+	defer s.exit() // a ResponseWriter's Header
+	return s.out.Header().Values(name)
 }
 
 // ResponseHeader returns the response header map, as http.ResponseWriter's Header

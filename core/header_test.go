@@ -2,11 +2,23 @@ package core
 
 import (
 	"net/http/httptest"
+	"net/textproto"
 	"testing"
 )
 
-// TestResponseHeaderWithoutTheMap sets and adds response headers through
-// the Context methods that hand the header map to no one.
+// TestCanonicalKey: canonicalKey is textproto.CanonicalMIMEHeaderKey.
+func TestCanonicalKey(t *testing.T) {
+	for _, name := range []string{"", "Vary", "vary", "VARY", "X-Request-Id", "x-request-id", "X-Request-ID",
+		"Access-Control-Allow-Origin", "Www-Authenticate", "WWW-Authenticate", "Ratelimit-Limit", "RateLimit-Limit",
+		"X-2fa", "X-2Fa", "X--A", "-a", "A-", "Content_Type", "Foo Bar", "X-\xff", "Ünicode", "a", "A", "1", "-"} {
+		if got, want := canonicalKey(name), textproto.CanonicalMIMEHeaderKey(name); got != want {
+			t.Errorf("canonicalKey(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestResponseHeaderWithoutTheMap sets, adds and reads response headers
+// through the Context methods that hand the header map to no one.
 func TestResponseHeaderWithoutTheMap(t *testing.T) {
 	shared := []string{"a", "b"}
 	app := New()
@@ -16,6 +28,12 @@ func TestResponseHeaderWithoutTheMap(t *testing.T) {
 		c.SetResponseHeaderValues("X-Gone", nil)
 		c.AddResponseHeader("x-added", "1")
 		c.AddResponseHeader("X-Added", "2")
+		if got := c.ResponseHeaderValues("x-added"); len(got) != 2 || got[0] != "1" || got[1] != "2" {
+			t.Errorf("ResponseHeaderValues(x-added) %q", got)
+		}
+		if got := c.ResponseHeaderValues("X-Gone"); got != nil {
+			t.Errorf("ResponseHeaderValues(X-Gone) %q, want nil", got)
+		}
 		c.WriteString("ok")
 	})
 	rec := httptest.NewRecorder()

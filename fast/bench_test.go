@@ -10,6 +10,7 @@ import (
 	"github.com/valyala/fasthttp/fasthttputil"
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/fast"
+	"github.com/vireo-go/vireo/middleware"
 	"github.com/vireo-go/vireo/sessions"
 )
 
@@ -18,14 +19,25 @@ import (
 // unless cookie is ""; -benchmem counts the allocations of both sides (the
 // client's are none once warm).
 func benchServe(b *testing.B, app *core.Application, path, cookie string) {
+	var header []string
+	if cookie != "" {
+		header = []string{"Cookie", cookie}
+	}
+	benchDo(b, app, http.MethodGet, path, http.StatusOK, header...)
+}
+
+// benchDo is benchServe for any method, with the request header lines of
+// header (name, value, name, value...), answered with the status want.
+func benchDo(b *testing.B, app *core.Application, method, path string, want int, header ...string) {
 	ln := fasthttputil.NewInmemoryListener()
 	go app.Serve(ln)
 	b.Cleanup(func() { app.Shutdown(b.Context()) })
 	c := &fasthttp.HostClient{Addr: "bench", Dial: func(string) (net.Conn, error) { return ln.Dial() }}
 	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	req.Header.SetMethod(method)
 	req.SetRequestURI("http://bench" + path)
-	if cookie != "" {
-		req.Header.Set("Cookie", cookie)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
 	}
 	for range 100 {
 		if err := c.Do(req, resp); err != nil {
@@ -34,7 +46,7 @@ func benchServe(b *testing.B, app *core.Application, path, cookie string) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := c.Do(req, resp); err != nil || resp.StatusCode() != 200 {
+		if err := c.Do(req, resp); err != nil || resp.StatusCode() != want {
 			b.Fatal(err, resp.StatusCode())
 		}
 	}
@@ -109,4 +121,39 @@ func BenchmarkRequestCookie(b *testing.B) {
 		ctx.WriteString(v)
 	})
 	benchServe(b, app, "/api/values/5", "a=1; c=value")
+}
+
+// middlewareApp is Param behind mw on the fast engine.
+func middlewareApp(mw ...core.Handler) *core.Application {
+	app := core.New(core.WithEngine(fast.Engine()), core.WithStartupOutput(nil))
+	app.Use(mw...)
+	app.Get("/api/values/{id}", func(ctx core.Context) { ctx.WriteString(ctx.Param("id")) })
+	return app
+}
+
+// BenchmarkMiddleware is Param behind the middleware that set response
+// headers: they set them through the Context, so the engine keeps reusing
+// its header map (a middleware taking ctx.ResponseHeader() costs the
+// request a fresh map).
+func BenchmarkMiddleware(b *testing.B) {
+	cors := func() core.Handler {
+		return middleware.MustCORS(middleware.WithAllowedOrigins("https://app.example.com"), middleware.WithExposedHeaders("X-Request-ID"))
+	}
+	origin := "https://app.example.com"
+	b.Run("CORSSimple", func(b *testing.B) {
+		benchDo(b, middlewareApp(cors()), http.MethodGet, "/api/values/5", http.StatusOK, "Origin", origin)
+	})
+	b.Run("CORSPreflight", func(b *testing.B) {
+		benchDo(b, middlewareApp(cors()), http.MethodOptions, "/api/values/5", http.StatusNoContent,
+			"Origin", origin, "Access-Control-Request-Method", "PUT")
+	})
+	b.Run("RequestIDIncoming", func(b *testing.B) {
+		benchDo(b, middlewareApp(middleware.MustRequestID()), http.MethodGet, "/api/values/5", http.StatusOK, "X-Request-Id", "abc-123")
+	})
+	b.Run("RequestIDGenerated", func(b *testing.B) {
+		benchDo(b, middlewareApp(middleware.MustRequestID()), http.MethodGet, "/api/values/5", http.StatusOK)
+	})
+	b.Run("CompressNotAccepted", func(b *testing.B) {
+		benchDo(b, middlewareApp(middleware.MustCompress()), http.MethodGet, "/api/values/5", http.StatusOK)
+	})
 }

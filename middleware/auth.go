@@ -159,7 +159,7 @@ func BasicAuth(opts ...AuthOption) (core.Handler, error) {
 			}
 		}
 		if !ok {
-			ctx.ResponseHeader()["Www-Authenticate"] = challenge
+			ctx.SetResponseHeaderValues("Www-Authenticate", challenge)
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}
@@ -202,12 +202,12 @@ func BearerAuth(opts ...AuthOption) (core.Handler, error) {
 	return func(ctx core.Context) {
 		token, ok := ExtractToken(ctx.Request(), scheme)
 		if !ok {
-			ctx.ResponseHeader()["Www-Authenticate"] = missing
+			ctx.SetResponseHeaderValues("Www-Authenticate", missing)
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}
 		if !cfg.validateT(ctx, token) {
-			ctx.ResponseHeader()["Www-Authenticate"] = invalid
+			ctx.SetResponseHeaderValues("Www-Authenticate", invalid)
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}

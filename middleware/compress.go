@@ -231,17 +231,25 @@ func MustCompress(opts ...CompressOption) core.Handler {
 	return h
 }
 
+// serve adds Vary and, when the client accepts an encoding, compresses the
+// response through a writer of its own. The request is read and Vary set
+// through the Context, so a response left uncompressed keeps the fast
+// engine's header map reuse; a compressed one gives it up, as the
+// compressing writer needs the map itself (prev.Header(): it reads the
+// Content-Type and Content-Length the handler set, sets Content-Encoding,
+// deletes Content-Length, and takes Content-Encoding back after a panic),
+// and a writer wrapping the Context's reaches it only through the handle,
+// which hands it out.
 func (m *compress) serve(ctx core.Context) {
-	r := ctx.Request()
-	addVary(ctx.ResponseHeader(), varyAcceptEncoding)
-	enc := m.negotiate(r.Header["Accept-Encoding"])
-	if enc == nil || r.Header.Get("Range") != "" {
+	addVary(ctx, varyAcceptEncoding)
+	enc := m.negotiate(ctx.RequestHeaderValues("Accept-Encoding"))
+	if enc == nil || ctx.RequestHeader("Range") != "" {
 		ctx.Next()
 		return
 	}
 	prev := ctx.ResponseWriter()
 	cw := m.writers.Get().(*compressWriter)
-	cw.reset(m, prev, enc, r.Method == http.MethodHead)
+	cw.reset(m, prev, enc, ctx.Method() == http.MethodHead)
 	ctx.SetResponseWriter(cw)
 	defer m.finish(ctx, cw, prev)
 	ctx.Next()

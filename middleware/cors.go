@@ -283,31 +283,36 @@ func (m *cors) allowOrigin(origin string) []string {
 	return nil
 }
 
+// serve answers a preflight or adds the CORS headers of a simple request.
+// The request is read and the headers are set through the Context, never
+// through ctx.Request() or the ResponseHeader map: the fast engine builds
+// no *http.Request for it and keeps reusing its header map, and the
+// shared values allocate nothing.
 func (m *cors) serve(ctx core.Context) {
-	r := ctx.Request()
-	h := ctx.ResponseHeader()
-	origin := r.Header.Get("Origin")
-	if r.Method == http.MethodOptions && origin != "" && r.Header.Get("Access-Control-Request-Method") != "" {
-		m.preflight(ctx, h, r, origin)
-		return
+	origin := ctx.RequestHeader("Origin")
+	if ctx.Method() == http.MethodOptions && origin != "" {
+		if method := ctx.RequestHeader("Access-Control-Request-Method"); method != "" {
+			m.preflight(ctx, origin, method)
+			return
+		}
 	}
 	if m.anyOrigin {
-		h["Access-Control-Allow-Origin"] = corsStar
+		ctx.SetResponseHeaderValues("Access-Control-Allow-Origin", corsStar)
 		if m.exposedVal != nil {
-			h["Access-Control-Expose-Headers"] = m.exposedVal
+			ctx.SetResponseHeaderValues("Access-Control-Expose-Headers", m.exposedVal)
 		}
 		ctx.Next()
 		return
 	}
-	addVary(h, varyOrigin)
+	addVary(ctx, varyOrigin)
 	if origin != "" {
 		if v := m.allowOrigin(origin); v != nil {
-			h["Access-Control-Allow-Origin"] = v
+			ctx.SetResponseHeaderValues("Access-Control-Allow-Origin", v)
 			if m.credentials {
-				h["Access-Control-Allow-Credentials"] = corsTrue
+				ctx.SetResponseHeaderValues("Access-Control-Allow-Credentials", corsTrue)
 			}
 			if m.exposedVal != nil {
-				h["Access-Control-Expose-Headers"] = m.exposedVal
+				ctx.SetResponseHeaderValues("Access-Control-Expose-Headers", m.exposedVal)
 			}
 		}
 	}
@@ -315,35 +320,34 @@ func (m *cors) serve(ctx core.Context) {
 }
 
 // preflight answers an OPTIONS preflight with 204 and stops the chain.
-func (m *cors) preflight(ctx core.Context, h http.Header, r *http.Request, origin string) {
-	addVary(h, varyPreflight)
+func (m *cors) preflight(ctx core.Context, origin, method string) {
+	addVary(ctx, varyPreflight)
 	ctx.StopWithStatus(http.StatusNoContent)
 	allow := m.allowOrigin(origin)
 	if allow == nil {
 		return
 	}
-	method := r.Header.Get("Access-Control-Request-Method")
 	if !m.allowedMethod(method) {
 		return
 	}
-	reqHeaders := r.Header.Values("Access-Control-Request-Headers")
+	reqHeaders := ctx.RequestHeaderValues("Access-Control-Request-Headers")
 	if !m.allowedHeaders(reqHeaders) {
 		return
 	}
-	h["Access-Control-Allow-Origin"] = allow
+	ctx.SetResponseHeaderValues("Access-Control-Allow-Origin", allow)
 	if m.credentials {
-		h["Access-Control-Allow-Credentials"] = corsTrue
+		ctx.SetResponseHeaderValues("Access-Control-Allow-Credentials", corsTrue)
 	}
-	h["Access-Control-Allow-Methods"] = m.methodsVal
+	ctx.SetResponseHeaderValues("Access-Control-Allow-Methods", m.methodsVal)
 	if len(reqHeaders) > 0 {
 		if m.anyHeader {
-			h["Access-Control-Allow-Headers"] = []string{strings.Join(reqHeaders, ", ")}
+			ctx.SetResponseHeaderValues("Access-Control-Allow-Headers", []string{strings.Join(reqHeaders, ", ")})
 		} else {
-			h["Access-Control-Allow-Headers"] = m.headersVal
+			ctx.SetResponseHeaderValues("Access-Control-Allow-Headers", m.headersVal)
 		}
 	}
 	if m.maxAgeVal != nil {
-		h["Access-Control-Max-Age"] = m.maxAgeVal
+		ctx.SetResponseHeaderValues("Access-Control-Max-Age", m.maxAgeVal)
 	}
 }
 
@@ -390,15 +394,18 @@ func (m *cors) allowedHeaders(values []string) bool {
 var varyOriginEncoding = []string{"Origin", "Accept-Encoding"}
 
 // addVary adds v to the Vary header, sharing v when Vary was empty (and a
-// ready-made pair for CORS followed by Compress) so as not to allocate.
-func addVary(h http.Header, v []string) {
-	if old, ok := h["Vary"]; ok && len(old) > 0 {
+// ready-made pair for CORS followed by Compress) so as not to allocate. It
+// reads and sets the header through the Context (ResponseHeaderValues,
+// SetResponseHeaderValues), which hands the header map to no one, so an
+// engine that reuses its map (fasthttp) keeps that reuse.
+func addVary(ctx core.Context, v []string) {
+	if old := ctx.ResponseHeaderValues("Vary"); len(old) > 0 {
 		if len(old) == 1 && old[0] == "Origin" && v[0] == "Accept-Encoding" {
-			h["Vary"] = varyOriginEncoding
+			ctx.SetResponseHeaderValues("Vary", varyOriginEncoding)
 			return
 		}
-		h["Vary"] = append(old, v[0])
+		ctx.SetResponseHeaderValues("Vary", append(old, v[0]))
 		return
 	}
-	h["Vary"] = v
+	ctx.SetResponseHeaderValues("Vary", v)
 }

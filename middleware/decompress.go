@@ -89,6 +89,12 @@ func MustDecompress(opts ...DecompressOption) core.Handler {
 }
 
 func (m *decompress) serve(ctx core.Context) {
+	if len(ctx.RequestHeaderValues("Content-Encoding")) == 0 {
+		// Nothing to decode: read through the Context, so the fast
+		// engine builds no *http.Request for the common case.
+		ctx.Next()
+		return
+	}
 	r := ctx.Request()
 	codings := r.Header.Values("Content-Encoding")
 	if len(codings) == 0 || r.Body == nil || r.Body == http.NoBody {
@@ -104,7 +110,7 @@ func (m *decompress) serve(ctx core.Context) {
 			case "gzip", "x-gzip", "br", "zstd":
 				names = append(names, name)
 			default:
-				ctx.ResponseHeader()["Accept-Encoding"] = decodingsAccepted
+				ctx.SetResponseHeaderValues("Accept-Encoding", decodingsAccepted)
 				ctx.StopWithError(core.NewHTTPError(http.StatusUnsupportedMediaType, "unsupported Content-Encoding "+name+" (gzip, br and zstd are)"))
 				return
 			}

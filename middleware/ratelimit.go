@@ -250,12 +250,13 @@ func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
 			ctx.StopWithError(&core.HTTPError{Code: http.StatusServiceUnavailable, Message: "rate limiter unavailable", Err: err})
 			return
 		}
-		h := ctx.ResponseHeader()
-		h["Ratelimit-Limit"] = num(res.Limit)
-		h["Ratelimit-Remaining"] = num(res.Remaining)
-		h["Ratelimit-Reset"] = num(ceilSeconds(res.Reset))
+		// The shared values go in through the Context, which hands the
+		// header map to no one: the fast engine keeps reusing it.
+		ctx.SetResponseHeaderValues("Ratelimit-Limit", num(res.Limit))
+		ctx.SetResponseHeaderValues("Ratelimit-Remaining", num(res.Remaining))
+		ctx.SetResponseHeaderValues("Ratelimit-Reset", num(ceilSeconds(res.Reset)))
 		if !res.Allowed {
-			h["Retry-After"] = num(max(ceilSeconds(res.RetryAfter), 1))
+			ctx.SetResponseHeaderValues("Retry-After", num(max(ceilSeconds(res.RetryAfter), 1)))
 			ctx.StopWithError(tooMany)
 			return
 		}

@@ -117,8 +117,11 @@ func MustRequestID(opts ...RequestIDOption) core.Handler {
 	return h
 }
 
+// serve reads the incoming ID and sets the response's through the
+// Context (RequestHeaderValues, SetResponseHeaderValues): the fast engine
+// then builds no *http.Request and keeps reusing its header map.
 func (m *requestID) serve(ctx core.Context) {
-	in := ctx.Request().Header[m.header]
+	in := ctx.RequestHeaderValues(m.header)
 	var hdr []string
 	if m.trust && len(in) > 0 && m.valid(in[0]) {
 		hdr = in[:1:1] // shared: append on either side copies
@@ -127,7 +130,7 @@ func (m *requestID) serve(ctx core.Context) {
 		arr[0] = m.generate()
 		hdr = arr[:]
 	}
-	ctx.ResponseHeader()[m.header] = hdr
+	ctx.SetResponseHeaderValues(m.header, hdr)
 	ctx.Values().Set(core.RequestIDKey, &hdr[0])
 	ctx.Next()
 }

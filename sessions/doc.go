@@ -60,19 +60,26 @@
 // the session. A request that only reads its session (a public page, a
 // 404, a static file) sends no cookie and stores nothing. Write to a
 // session before writing the response: a cookie added after the response
-// started never reaches the client.
+// started never reaches the client, so a new session first written then
+// is lost to its client (a store that copies records does not store it).
 //
 // # Saving, and failures
 //
 // With the in-memory store a session's changes are the stored state at
 // once. With a Database that copies records (Redis), the changes of a
-// request are saved once, just before the first byte of the response goes
-// out - through vireo's before-write hook (core.Context.OnBeforeWrite) or
-// Wrap's response writer - so a failed save still changes the response:
-// the handler's response is replaced by 503 Service Unavailable (and a new
+// request are saved just before the first byte of the response goes out -
+// through vireo's before-write hook (core.Context.OnBeforeWrite) or Wrap's
+// response writer - so a failed save still changes the response: the
+// handler's response is replaced by 503 Service Unavailable (and a new
 // session's cookie withdrawn), never a confirmed login whose session was
 // lost. A handler that writes nothing gets the save after the chain, with
-// the same 503 on failure. Outside Wrap, HTTP(w, r) cannot see the
+// the same 503 on failure. Changes made after the response started are
+// saved once more when the response is finished - by a done hook
+// (core.Context.OnDone), or by Wrap after its handler returns - so the
+// next request finds them on every store; a failure of that save can no
+// longer change the response and is logged. A new session first written
+// after the response started is not saved: its cookie could not be sent,
+// so no client holds its ID. Outside Wrap, HTTP(w, r) cannot see the
 // response start, so each change is saved at once and a failure is logged.
 //
 // When the Database cannot load a session, the request that needs it gets

@@ -11,7 +11,12 @@
 // status line is about to go out, and a failed save turns the response into
 // 503 Service Unavailable instead of a page whose session change was lost.
 // The same hook sends a new session's cookie through the Context, so that
-// no session holds a vireo response's header map (see cookie.go).
+// no session holds a vireo response's header map (see cookie.go). Changes
+// made after the response started are saved once it is finished: by a done
+// hook (core.Context.OnDone) that the before-write hook registers, or by
+// Wrap after next returns; a failure there is logged, the response being
+// gone. A new session first written after the response started is not
+// saved: its cookie could not be sent, so no client holds its ID.
 
 package sessions
 
@@ -165,7 +170,7 @@ func (m *Manager) Wrap(next http.Handler) http.Handler {
 			return
 		}
 		next.ServeHTTP(sw, x.r)
-		sw.beforeWrite()
+		sw.finish()
 	})
 }
 
@@ -192,6 +197,26 @@ func (w *saveWriter) beforeWrite() error {
 		}
 	}
 	return w.refused
+}
+
+// finish runs after next: the save before the response when next wrote
+// nothing, else the save of the changes made after the response started,
+// for a session that exists in the store (not a new one first written
+// after it: its cookie did not go out). A failure then is logged: the
+// response is gone.
+func (w *saveWriter) finish() {
+	if !w.started {
+		w.beforeWrite()
+		return
+	}
+	if w.refused != nil {
+		return
+	}
+	if s := w.x.sess; s != nil && s.m.shared == nil && s.stored() {
+		if err := s.Save(); err != nil {
+			s.m.log.Error("sessions: cannot save session changed after the response started", "err", err)
+		}
+	}
 }
 
 // WriteHeader saves the session, then sends code (informational codes go
@@ -249,7 +274,11 @@ func (w *saveWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 type saveHook Session
 
 // BeforeWrite saves the session; an error refuses the response (503), and
-// a new session, which then does not exist, sends no cookie.
+// a new session, which then does not exist, sends no cookie. Once saved, a
+// session that exists in the store (loaded, or new and written to, whose
+// cookie goes out now) gets its done hook, for the changes made after the
+// response started; a new session nothing wrote to yet gets none, so a
+// first write after the response started stores nothing.
 func (h *saveHook) BeforeWrite(c core.Context) error {
 	s := (*Session)(h)
 	if s.m.shared == nil {
@@ -257,11 +286,36 @@ func (h *saveHook) BeforeWrite(c core.Context) error {
 			s.m.log.Error("sessions: cannot save session", "err", err)
 			return err
 		}
+		if s.stored() {
+			c.OnDone((*doneHook)(s))
+		}
 	}
 	if s.hooked {
 		s.sendCookie(c)
 	}
 	return nil
+}
+
+// doneHook is the done hook of a session of a Database that copies
+// records, registered by its before-write hook once it saved (or by Start
+// when the response had already started): it saves the changes made after
+// the response started, once the response is finished. Like saveHook it is
+// a pointer conversion of the Session, so registering it allocates
+// nothing.
+type doneHook Session
+
+// Done saves the session's pending changes, if any, unless it is a new
+// session first written after the response started: its cookie never went
+// out, so no client holds its ID and storing it would leave an orphan
+// record. A failure is logged: the response is gone.
+func (h *doneHook) Done(core.Context) {
+	s := (*Session)(h)
+	if !s.stored() {
+		return
+	}
+	if err := s.Save(); err != nil {
+		s.m.log.Error("sessions: cannot save session changed after the response started", "err", err)
+	}
 }
 
 // saveBeforeResponse saves pending changes; when that fails it withdraws a

@@ -106,7 +106,10 @@ func (m *Manager) Close() error {
 // when a handler writes to it. Write to a session before writing the
 // response: its changes are saved, and a new session's cookie set, before
 // the first byte goes out, and a failed save turns the response into 503
-// Service Unavailable (see the package documentation).
+// Service Unavailable. A change made after the response started is saved
+// once the response is finished (a failure is then only logged), except
+// for a new session's first write, whose cookie can no longer be sent: that
+// session is not stored (see the package documentation).
 //
 // The error, a *StoreError when the Database cannot be reached, answers
 // 503 through ctx.StopWithError. x is a core.Context, or HTTP(w, r).
@@ -140,7 +143,15 @@ func (m *Manager) startCore(c core.Context) (*Session, error) {
 		return nil, err
 	}
 	values.Set(ValuesKey, s)
-	if m.shared == nil || s.hooked {
+	if m.shared == nil {
+		if c.Written() {
+			// Started after the response did: the before-write hooks
+			// have run, so its changes are saved after the response.
+			c.OnDone((*doneHook)(s))
+		} else {
+			c.OnBeforeWrite((*saveHook)(s))
+		}
+	} else if s.hooked {
 		c.OnBeforeWrite((*saveHook)(s))
 	}
 	return s, nil

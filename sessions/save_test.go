@@ -153,10 +153,100 @@ func TestSaveRunsBeforeTheFirstByte(t *testing.T) {
 			t.Error("the first write did not save the session")
 		}
 		ctx.WriteString("y")
-		s.Set("late", true) // after the response started: not saved again
+		s.Set("late", true) // after the response started: saved once it is finished
+		if db.saves.Load() != before+1 {
+			t.Error("a write after the response started saved at once")
+		}
 	})
 	rec := serve(app, "/", "")
-	if rec.Body.String() != "xy" || db.saves.Load() != 1 {
-		t.Fatalf("body %q after %d saves", rec.Body.String(), db.saves.Load())
+	if rec.Body.String() != "xy" || db.saves.Load() != 2 {
+		t.Fatalf("body %q after %d saves, want 2 (before the first byte, after the response)", rec.Body.String(), db.saves.Load())
+	}
+}
+
+// TestWriteAfterResponseStarted: with a copying store, a change to an
+// existing session made after the response started is saved once the
+// response is finished - through vireo with and without the Handler
+// middleware, with a session started only after the body, and through
+// net/http's Wrap - while a new session first written then sends no
+// cookie and is not stored (nobody holds its ID).
+func TestWriteAfterResponseStarted(t *testing.T) {
+	clock := sessiontest.NewClock(epoch)
+	db := newCopyDB(clock.Now)
+	defer db.Close()
+	m := sessions.MustNew(sessions.WithDatabase(db), sessions.WithClock(clock.Now), sessions.WithLogger(quiet))
+	apps := map[string]http.Handler{}
+	for _, mode := range []string{"Handler", "Start", "StartAfterBody"} {
+		app := core.New(core.WithLogger(quiet))
+		if mode == "Handler" {
+			app.Use(m.Handler())
+		}
+		app.Get("/set", func(ctx core.Context) {
+			s, err := m.Start(ctx)
+			if err != nil {
+				ctx.StopWithError(err)
+				return
+			}
+			s.Set("user", ctx.Query("user"))
+			ctx.WriteString("set")
+		})
+		app.Get("/after", func(ctx core.Context) {
+			var s *sessions.Session
+			var err error
+			if mode != "StartAfterBody" {
+				s, err = m.Start(ctx)
+			}
+			ctx.WriteString("written first")
+			if s == nil && err == nil {
+				s, err = m.Start(ctx)
+			}
+			if err != nil {
+				t.Errorf("%s: Start: %v", mode, err)
+				return
+			}
+			s.Set("user", ctx.Query("user"))
+		})
+		if err := app.Build(); err != nil {
+			t.Fatal(err)
+		}
+		apps["vireo/"+mode] = app
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/set", func(w http.ResponseWriter, r *http.Request) {
+		sessions.Get(sessions.HTTP(w, r)).Set("user", r.URL.Query().Get("user"))
+		io.WriteString(w, "set")
+	})
+	mux.HandleFunc("/after", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "written first")
+		sessions.Get(sessions.HTTP(w, r)).Set("user", r.URL.Query().Get("user"))
+	})
+	apps["net/http/Wrap"] = m.Wrap(mux)
+	for name, h := range apps {
+		t.Run(name, func(t *testing.T) {
+			records := db.inner.Len()
+			rec := serve(h, "/after?user=bob", "")
+			if rec.Body.String() != "written first" || len(rec.Result().Cookies()) != 0 {
+				t.Fatalf("new session written after the body: %q with cookies %v, want no cookie", rec.Body.String(), rec.Result().Cookies())
+			}
+			if n := db.inner.Len(); n != records {
+				t.Fatalf("a new session first written after the body was stored: %d records, want %d", n, records)
+			}
+			rec = serve(h, "/set?user=ann", "")
+			cookies := rec.Result().Cookies()
+			if rec.Body.String() != "set" || len(cookies) != 1 {
+				t.Fatalf("first write: %q with cookies %v", rec.Body.String(), cookies)
+			}
+			rec = serve(h, "/after?user=eve", cookies[0].Name+"="+cookies[0].Value)
+			if rec.Body.String() != "written first" || len(rec.Result().Cookies()) != 0 {
+				t.Fatalf("existing session written after the body: %q with cookies %v", rec.Body.String(), rec.Result().Cookies())
+			}
+			stored, err := db.Load(context.Background(), cookies[0].Value)
+			if err != nil || stored == nil {
+				t.Fatalf("session gone: %v", err)
+			}
+			if v := stored.Snapshot().Values; len(v) != 1 || v[0].Value != "eve" {
+				t.Fatalf("stored values %v, want user=eve: the change after the body was lost", v)
+			}
+		})
 	}
 }

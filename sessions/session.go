@@ -6,7 +6,9 @@
 // and a returning request allocates nothing. With any other Database the
 // Record is this request's copy: writes mark it dirty and Save, run once
 // just before the response goes out (or after each write where nothing
-// sees the response start), writes it back in one operation. A new session
+// sees the response start), writes it back in one operation; changes made
+// after the response started are saved once more when it is finished. A
+// new session
 // gets its ID, its cookie and its place in the store at its first write
 // (in a vireo request the cookie goes out with the response, from the
 // before-write hook: see cookie.go).
@@ -384,9 +386,17 @@ func (s *Session) stored() bool {
 // Save writes pending changes to a non-shared Database now: the whole
 // record when values changed, else only the new expiry when it moved. It
 // does nothing for the in-memory Database, whose records are always
-// current. The Handler middleware calls it after the handler chain; call it
+// current.
+//
+// A session started through a vireo Context (Handler, Start) or inside
+// Wrap is saved without calling Save: just before the response goes out
+// (a failure then answers 503 instead), and, for changes made after the
+// response started, once more when the response is finished (a failure
+// then is only logged). A new session first written after the response
+// started is not saved then, as its cookie could not be sent. Call Save
 // yourself after writing to a session from a goroutine that outlives the
-// request.
+// request, or to report a failure while the handler can still act on it.
+// Outside Wrap, HTTP(w, r) saves each change at once.
 func (s *Session) Save() error {
 	if s == nil {
 		return nil
