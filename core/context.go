@@ -450,8 +450,8 @@ func (c Context) SetResponseHeaderValues(name string, values []string) {
 // canonicalKey is textproto.CanonicalMIMEHeaderKey with a shorter loop for
 // a name that is canonical already (the usual case: a constant), which it
 // returns as it is, as textproto would; any other name goes to textproto.
-// Middleware setting several shared headers per request through
-// SetResponseHeaderValues pays this per header.
+// SetResponseHeader, SetResponseHeaderValues, AddResponseHeader and
+// ResponseHeaderValues pay this per call.
 func canonicalKey(name string) string {
 	upper := true
 	for i := 0; i < len(name); i++ {
@@ -485,7 +485,8 @@ func (c Context) AddResponseHeader(name, value string) {
 		return
 	}
 	defer s.exit() // a ResponseWriter's Header
-	s.out.Header().Add(name, value)
+	h, k := s.out.Header(), canonicalKey(name)
+	h[k] = append(h[k], value)
 }
 
 // ResponseHeaderValues returns the values of the named response header set
@@ -499,7 +500,7 @@ func (c Context) ResponseHeaderValues(name string) []string {
 		return nil
 	}
 	defer s.exit() // a ResponseWriter's Header
-	return s.out.Header().Values(name)
+	return s.out.Header()[canonicalKey(name)]
 }
 
 // ResponseHeader returns the response header map, as http.ResponseWriter's Header
@@ -517,7 +518,7 @@ func (c Context) ResponseHeader() http.Header {
 }
 
 func (c *state) setResponseHeader(name, value string) {
-	c.out.Header().Set(name, value)
+	c.out.Header()[canonicalKey(name)] = []string{value}
 }
 
 // SetContentType sets the response Content-Type, which the body writers
