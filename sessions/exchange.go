@@ -212,10 +212,8 @@ func (w *saveWriter) finish() {
 	if w.refused != nil {
 		return
 	}
-	if s := w.x.sess; s != nil && s.m.shared == nil && s.stored() {
-		if err := s.Save(); err != nil {
-			s.m.log.Error("sessions: cannot save session changed after the response started", "err", err)
-		}
+	if s := w.x.sess; s != nil && s.m.shared == nil {
+		s.saveAfterResponse()
 	}
 }
 
@@ -308,8 +306,13 @@ type doneHook Session
 // session first written after the response started: its cookie never went
 // out, so no client holds its ID and storing it would leave an orphan
 // record. A failure is logged: the response is gone.
-func (h *doneHook) Done(core.Context) {
-	s := (*Session)(h)
+func (h *doneHook) Done(core.Context) { (*Session)(h).saveAfterResponse() }
+
+// saveAfterResponse saves the changes made after the response started,
+// for a session that exists in the store (not a new one first written
+// after it: see doneHook); a failure is logged, the response being gone.
+// doneHook and Wrap's finish call it.
+func (s *Session) saveAfterResponse() {
 	if !s.stored() {
 		return
 	}
