@@ -73,17 +73,7 @@ func (w *responseWriter) WriteHeader(code int) {
 // snapshot copies the header map into w.fields: the header the final
 // HEADERS frame carries.
 func (w *responseWriter) snapshot() {
-	f := w.fieldArray[:0]
-	for k, vs := range w.header {
-		lk := lowerKey(k)
-		if connectionHeaders[lk] || strings.HasPrefix(k, http.TrailerPrefix) {
-			continue
-		}
-		for _, v := range vs {
-			f = append(f, hpack.HeaderField{Name: lk, Value: v})
-		}
-	}
-	w.fields = f
+	w.fields = appendFields(w.fieldArray[:0], w.header)
 	w.hasLength = len(w.header["Content-Length"]) > 0
 	_, ct := w.header["Content-Type"]
 	_, ce := w.header["Content-Encoding"]
@@ -326,18 +316,27 @@ func (c *conn) encodeFields(w *responseWriter) {
 }
 
 // encodeInformational encodes the header map of a 1xx response as it is
-// (the Link fields of a 103), without connection-specific fields; c.mu is
-// held.
+// (the Link fields of a 103); c.mu is held.
 func (c *conn) encodeInformational(h http.Header) {
+	var buf [8]hpack.HeaderField
+	for _, f := range appendFields(buf[:0], h) {
+		c.enc.WriteField(f)
+	}
+}
+
+// appendFields appends h's fields in wire form to dst, without the
+// connection-specific ones and the trailers (http.TrailerPrefix).
+func appendFields(dst []hpack.HeaderField, h http.Header) []hpack.HeaderField {
 	for k, vs := range h {
 		lk := lowerKey(k)
 		if connectionHeaders[lk] || strings.HasPrefix(k, http.TrailerPrefix) {
 			continue
 		}
 		for _, v := range vs {
-			c.enc.WriteField(hpack.HeaderField{Name: lk, Value: v})
+			dst = append(dst, hpack.HeaderField{Name: lk, Value: v})
 		}
 	}
+	return dst
 }
 
 // date returns the Date value, formatted once a second per connection;
