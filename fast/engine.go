@@ -11,11 +11,17 @@
 // configuration serves both engines:
 //
 //   - ReadHeaderTimeout and ReadTimeout: fasthttp reads a whole request,
-//     body included, before the handler runs, under one ReadTimeout; it is
-//     ReadTimeout when set, else ReadHeaderTimeout plus DefaultBodyTime.
+//     body included, before the handler runs, under one read timeout; it
+//     is ReadTimeout when set, else ReadHeaderTimeout plus DefaultBodyTime.
+//     A request not read in time gets 408 Request Timeout.
 //   - WriteTimeout: fasthttp writes the buffered response after the
 //     handler; it is WriteTimeout when set, else DefaultWriteTimeout.
-//   - IdleTimeout as on net/http.
+//   - IdleTimeout as on net/http (the read timeout when zero).
+//   - The engine keeps these timeouts itself, on a heartbeat, instead of
+//     moving the connection's deadlines for every request (timeouts.go):
+//     a connection is cut between its timeout and its timeout plus two
+//     ticks, a tick being a quarter of the shortest timeout, between
+//     10 ms and one second.
 //   - MaxHeaderBytes: fasthttp's read buffer, which bounds the request
 //     line and headers; a larger request gets 431 as on net/http. It is
 //     allocated per connection, so it is capped at MaxHeaderBuffer.
@@ -143,13 +149,18 @@ func (e *fastEngine) NewServer(h engine.Handler, cfg engine.Config) (engine.Serv
 			body = int(cfg.BodyLimit)
 		}
 	}
+	idle := hs.IdleTimeout
+	if idle == 0 {
+		idle = read // as net/http and fasthttp do
+	}
+	s.timeouts = newTimeouts(read, write, idle)
+	// fasthttp gets no timeouts: it would move the connection's deadlines
+	// for every request; the heartbeat keeps them instead (timeouts.go).
 	s.srv = &fasthttp.Server{
 		Handler:                      s.serve,
 		ErrorHandler:                 errorAnswer,
 		ExpectHandler:                expectAnswer(body),
-		ReadTimeout:                  read,
-		WriteTimeout:                 write,
-		IdleTimeout:                  hs.IdleTimeout,
+		ConnState:                    s.timeouts.connState,
 		ReadBufferSize:               buf,
 		MaxRequestBodySize:           body,
 		Concurrency:                  e.concurrency,
@@ -225,14 +236,17 @@ func expectAnswer(limit int) func(*fasthttp.RequestCtx) int {
 
 // server is one fasthttp server serving an Application.
 type server struct {
-	srv    *fasthttp.Server
-	h      engine.Handler
-	pool   sync.Pool // *exchange
-	closed atomic.Bool
+	srv      *fasthttp.Server
+	h        engine.Handler
+	pool     sync.Pool // *exchange
+	timeouts *timeouts
+	closed   atomic.Bool
 }
 
 // Serve serves ln until Shutdown, then returns http.ErrServerClosed.
 func (s *server) Serve(ln net.Listener) error {
+	ln, done := s.timeouts.serve(ln)
+	defer done()
 	err := s.srv.Serve(ln)
 	if s.closed.Load() {
 		return http.ErrServerClosed
@@ -256,15 +270,22 @@ func (s *server) serve(ctx *fasthttp.RequestCtx) {
 		ctx.SetConnectionClose()
 		return
 	}
-	defer s.finish(x)
+	dl := deadlineOf(ctx.Conn())
+	if dl != nil {
+		dl.set(waitNone, 0) // the handler runs as long as it needs
+	}
+	defer s.finish(x, dl)
 	s.h(x)
 }
 
 // finish ends x's request, also when the Application aborted it with
 // http.ErrAbortHandler (the client gets no well-formed end: the
 // connection is closed, as net/http does).
-func (s *server) finish(x *exchange) {
+func (s *server) finish(x *exchange, dl *deadline) {
 	rec := recover()
+	if dl != nil {
+		dl.set(waitWrite, s.timeouts.write) // fasthttp writes the response next
+	}
 	ctx := x.ctx
 	if rec == nil && !x.w.wrote {
 		x.w.WriteHeader(http.StatusOK) // as net/http: the headers of a response with no body
