@@ -75,23 +75,27 @@ func (w *writer) WriteHeader(code int) {
 	w.wrote = true
 	resp := &w.x.ctx.Response
 	resp.SetStatusCode(code)
+	// The Content-Type is looked up rather than found by ranging over the
+	// map: a header holding nothing else, the usual case, then costs no
+	// iteration (which draws a random start, about 350 instructions).
+	ct, typed := w.h["Content-Type"]
+	if len(ct) > 0 {
+		resp.Header.SetContentType(ct[0])
+	}
+	w.typed = typed
+	if typed && len(w.h) == 1 {
+		return
+	}
 	for k, vs := range w.h {
 		switch k {
-		case "Content-Type":
-			if len(vs) > 0 {
-				resp.Header.SetContentType(vs[0])
-			}
-			continue
-		case "Content-Length", "Transfer-Encoding":
-			continue // fasthttp frames the buffered body itself
+		case "Content-Type", "Content-Length", "Transfer-Encoding":
+			continue // Content-Type set above; fasthttp frames the buffered body itself
+		case "Content-Encoding":
+			w.typed = true // net/http does not sniff encoded bodies
 		}
 		for _, v := range vs {
 			resp.Header.Add(k, v)
 		}
-	}
-	_, w.typed = w.h["Content-Type"]
-	if _, ok := w.h["Content-Encoding"]; ok {
-		w.typed = true // net/http does not sniff encoded bodies
 	}
 }
 
