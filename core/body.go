@@ -169,11 +169,17 @@ func (c *state) limitBody() {
 
 // restoreBody gives the server's request its own body back (see the file
 // comment) and, when the body was neither read to its end nor refused,
-// bounds the time net/http may spend reading what is left of it.
+// bounds the time net/http may spend reading what is left of it. Only
+// HTTP/1 reads what is left, on the connection, before its next request;
+// HTTP/2 resets the stream instead, so it gets no deadline there, where
+// setting one would cost a message to the connection's serving goroutine
+// and a timer for every request whose body was not read (every GET: an
+// HTTP/2 request's Body is never http.NoBody).
 func (c *state) restoreBody() {
 	b := c.body
-	c.bodyReq.Body = b.r
-	if !b.eof && b.err == nil && b.rate.BytesPerSecond > 0 {
+	r := c.bodyReq
+	r.Body = b.r
+	if !b.eof && b.err == nil && b.rate.BytesPerSecond > 0 && r.ProtoMajor < 2 {
 		_ = b.rc.SetReadDeadline(time.Now().Add(b.rate.Grace))
 	}
 	c.body, c.bodyReq = nil, nil

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -253,5 +254,43 @@ func TestStalledReaderCut(t *testing.T) {
 				t.Fatal("the handler is still held by a client that stopped reading")
 			}
 		})
+	}
+}
+
+// deadlineRecorder is a ResponseRecorder that counts the read deadlines
+// http.ResponseController sets through it.
+type deadlineRecorder struct {
+	*httptest.ResponseRecorder
+	readDeadlines int
+}
+
+func (w *deadlineRecorder) SetReadDeadline(time.Time) error {
+	w.readDeadlines++
+	return nil
+}
+
+// TestUnreadBodyGraceOnlyOnHTTP1: a body the handler did not read gets
+// the grace deadline for net/http's reading of the rest on HTTP/1 only;
+// HTTP/2 reads no rest (it resets the stream), and there the deadline cost
+// a message to the connection's goroutine and a timer per request, every
+// HTTP/2 GET included (its Body is never http.NoBody).
+func TestUnreadBodyGraceOnlyOnHTTP1(t *testing.T) {
+	app := New(WithStartupOutput(nil))
+	app.Post("/", func(ctx Context) { ctx.Text("ok") })
+	for _, tc := range []struct {
+		major, minor int
+		want         int
+	}{
+		{1, 1, 1},
+		{1, 0, 1},
+		{2, 0, 0},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("unread"))
+		r.ProtoMajor, r.ProtoMinor = tc.major, tc.minor
+		w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+		app.ServeHTTP(w, r)
+		if w.Code != http.StatusOK || w.readDeadlines != tc.want {
+			t.Errorf("HTTP/%d.%d: status %d, %d read deadlines, want 200 and %d", tc.major, tc.minor, w.Code, w.readDeadlines, tc.want)
+		}
 	}
 }
