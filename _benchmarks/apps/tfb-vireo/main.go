@@ -69,7 +69,7 @@ func routes(app *vireo.Application, db *pgxpool.Pool) {
 		ctx.JSON(message{Message: "Hello, World!"})
 	})
 	app.Get("/db", func(ctx vireo.Context) {
-		w, err := oneWorld(ctx.Request().Context(), db)
+		w, err := oneWorld(ctx.RequestContext(), db)
 		if err != nil {
 			ctx.StopWithError(err)
 			return
@@ -77,7 +77,7 @@ func routes(app *vireo.Application, db *pgxpool.Pool) {
 		ctx.JSON(w)
 	})
 	app.Get("/queries", func(ctx vireo.Context) {
-		ws, err := worlds(ctx.Request().Context(), db, parseQueries(ctx.Query("queries")))
+		ws, err := worlds(ctx.RequestContext(), db, parseQueries(ctx.Query("queries")))
 		if err != nil {
 			ctx.StopWithError(err)
 			return
@@ -85,7 +85,7 @@ func routes(app *vireo.Application, db *pgxpool.Pool) {
 		ctx.JSON(ws)
 	})
 	app.Get("/updates", func(ctx vireo.Context) {
-		ws, err := updateWorldRows(ctx.Request().Context(), db, parseQueries(ctx.Query("queries")))
+		ws, err := updateWorldRows(ctx.RequestContext(), db, parseQueries(ctx.Query("queries")))
 		if err != nil {
 			ctx.StopWithError(err)
 			return
@@ -93,7 +93,7 @@ func routes(app *vireo.Application, db *pgxpool.Pool) {
 		ctx.JSON(ws)
 	})
 	app.Get("/fortunes", func(ctx vireo.Context) {
-		fs, err := fortunes(ctx.Request().Context(), db)
+		fs, err := fortunes(ctx.RequestContext(), db)
 		if err != nil {
 			ctx.StopWithError(err)
 			return
