@@ -51,14 +51,14 @@ import (
 // request with a body (a handler may keep Request().Body past its request;
 // a pooled reader would then read the next request's body).
 type bodyReader struct {
-	r      io.ReadCloser            // the server's body
-	w      http.ResponseWriter      // the server's writer, for Connection: close
-	length int64                    // the announced Content-Length, -1 when unknown
-	rc     *http.ResponseController // the server's writer, for read deadlines
-	limit  int64                    // 0: none
-	read   int64                    // bytes returned so far
-	rate   DataRate                 // the minimum rate; zero: none
-	spent  time.Duration            // time spent waiting in Read, the rate's clock
+	r      io.ReadCloser           // the server's body
+	w      http.ResponseWriter     // the server's writer, for Connection: close
+	length int64                   // the announced Content-Length, -1 when unknown
+	rc     http.ResponseController // the server's writer, for read deadlines (a value: no allocation of its own)
+	limit  int64                   // 0: none
+	read   int64                   // bytes returned so far
+	rate   DataRate                // the minimum rate; zero: none
+	spent  time.Duration           // time spent waiting in Read, the rate's clock
 	eof    bool
 	err    error // sticky: the limit or rate error
 }
@@ -160,7 +160,7 @@ func (c *state) limitBody() {
 	if c.body != nil || r.Body == nil || r.Body == http.NoBody || (c.bodyLimit <= 0 && c.readRate.BytesPerSecond <= 0) {
 		return
 	}
-	c.body = &bodyReader{r: r.Body, rc: http.NewResponseController(c.writer.w), w: c.writer.w,
+	c.body = &bodyReader{r: r.Body, rc: *http.NewResponseController(c.writer.w), w: c.writer.w,
 		length: r.ContentLength, limit: c.bodyLimit, rate: c.readRate}
 	c.bodyReq = r
 	r.Body = c.body
