@@ -23,9 +23,8 @@ func TestResponseHeaderWithoutTheMap(t *testing.T) {
 	shared := []string{"a", "b"}
 	app := New()
 	app.Get("/", func(c Context) {
-		c.SetResponseHeaderValues("x-multi", shared)
-		c.SetResponseHeaderValues("X-Gone", []string{"1"})
-		c.SetResponseHeaderValues("X-Gone", nil)
+		c.SetResponseHeaders(NewHeaderField("x-multi", shared...), NewHeaderField("X-Gone", "1"))
+		c.SetResponseHeaders(NewHeaderField("X-Gone"))
 		c.AddResponseHeader("x-added", "1")
 		c.AddResponseHeader("X-Added", "2")
 		if got := c.ResponseHeaderValues("x-added"); len(got) != 2 || got[0] != "1" || got[1] != "2" {
