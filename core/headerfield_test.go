@@ -172,8 +172,8 @@ func TestNewHeaderFieldFuncNil(t *testing.T) {
 }
 
 // BenchmarkCanonicalKey is the per-call cost of a canonical name in
-// SetResponseHeader, AddResponseHeader and ResponseHeaderValues, which a
-// HeaderField pays once.
+// SetResponseHeader, AddResponseHeader and the net/http engine's request
+// header reads, which a HeaderField pays once.
 func BenchmarkCanonicalKey(b *testing.B) {
 	for _, name := range []string{"Vary", "X-Request-Id", "Access-Control-Request-Method"} {
 		b.Run(name, func(b *testing.B) {
