@@ -55,7 +55,7 @@ type (
 	//	           View SetViewData SetViewLayout ViewData Write WriteString
 	//	           Redirect ServeFile Download Attachment SSE SetStatus Status
 	//	           Written BytesWritten ResponseHeader ResponseHeaderValues
-	//	           SetResponseHeader SetResponseHeaderValues AddResponseHeader
+	//	           SetResponseHeader SetResponseHeaders AddResponseHeader
 	//	           SetContentType SetCookie ResponseWriter SetResponseWriter
 	//	           OnBeforeWrite OnDone
 	//	chain:     Next NextWithTimeout Stop StopWithStatus StopWithError
@@ -124,6 +124,9 @@ type (
 	// ParamType is the type of a route parameter, the word after the colon
 	// in {name:type}.
 	ParamType = core.ParamType
+	// HeaderField is a response header built once, its name canonical,
+	// set on many responses with Context.SetResponseHeaders.
+	HeaderField = core.HeaderField
 )
 
 // The parameter types of the pattern grammar.
@@ -214,6 +217,19 @@ func New(opts ...Option) *Application { return core.New(opts...) }
 // NewHTTPError returns an error with a status and a client-facing message,
 // for ctx.StopWithError.
 func NewHTTPError(code int, message string) *HTTPError { return core.NewHTTPError(code, message) }
+
+// NewHeaderField returns the response header field name: values, its name
+// made canonical once, for Context.SetResponseHeaders.
+func NewHeaderField(name string, values ...string) HeaderField {
+	return core.NewHeaderField(name, values...)
+}
+
+// NewHeaderFieldFunc returns a response header field whose values
+// Context.SetResponseHeaders computes from the header's current ones with
+// update (a Vary token added, for example).
+func NewHeaderFieldFunc(name string, update func(values []string) []string) HeaderField {
+	return core.NewHeaderFieldFunc(name, update)
+}
 
 // StatusOf returns the HTTP status an error stands for: the result of its
 // (or a wrapped error's) StatusCode method, or 500.

@@ -102,19 +102,28 @@ type stdExchange struct {
 	w http.ResponseWriter
 }
 
-func (x *stdExchange) Method() string                    { return x.r.Method }
-func (x *stdExchange) Path() string                      { return x.r.URL.Path }
-func (x *stdExchange) RawPath() string                   { return x.r.URL.RawPath }
-func (x *stdExchange) RawQuery() string                  { return x.r.URL.RawQuery }
-func (x *stdExchange) Header(name string) string         { return x.r.Header.Get(name) }
-func (x *stdExchange) HeaderValues(name string) []string { return x.r.Header.Values(name) }
-func (x *stdExchange) ContentLength() int64              { return x.r.ContentLength }
-func (x *stdExchange) RemoteAddr() string                { return x.r.RemoteAddr }
-func (x *stdExchange) TLS() *tls.ConnectionState         { return x.r.TLS }
-func (x *stdExchange) Host() string                      { return x.r.Host }
-func (x *stdExchange) Request() *http.Request            { return x.r }
-func (x *stdExchange) Context() context.Context          { return x.r.Context() }
-func (x *stdExchange) Writer() http.ResponseWriter       { return x.w }
+func (x *stdExchange) Method() string              { return x.r.Method }
+func (x *stdExchange) Path() string                { return x.r.URL.Path }
+func (x *stdExchange) RawPath() string             { return x.r.URL.RawPath }
+func (x *stdExchange) RawQuery() string            { return x.r.URL.RawQuery }
+func (x *stdExchange) ContentLength() int64        { return x.r.ContentLength }
+func (x *stdExchange) RemoteAddr() string          { return x.r.RemoteAddr }
+func (x *stdExchange) TLS() *tls.ConnectionState   { return x.r.TLS }
+func (x *stdExchange) Host() string                { return x.r.Host }
+func (x *stdExchange) Request() *http.Request      { return x.r }
+func (x *stdExchange) Context() context.Context    { return x.r.Context() }
+func (x *stdExchange) Writer() http.ResponseWriter { return x.w }
+
+// Header and HeaderValues are http.Header's Get and Values with
+// canonicalKey's shorter loop in place of textproto's.
+func (x *stdExchange) Header(name string) string {
+	if vs := x.r.Header[canonicalKey(name)]; len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
+
+func (x *stdExchange) HeaderValues(name string) []string { return x.r.Header[canonicalKey(name)] }
 
 func (x *stdExchange) Body() io.ReadCloser {
 	if b := x.r.Body; b != nil && b != http.NoBody {

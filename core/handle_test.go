@@ -52,6 +52,9 @@ func TestGateUnpinsEveryMethod(t *testing.T) {
 		c.SetResponseWriter(panicWriter{c.ResponseWriter()})
 		c.WriteString("x")
 	}
+	calls["SetResponseHeaders with a panicking update"] = func(c Context) {
+		c.SetResponseHeaders(NewHeaderField("X-A", "1"), NewHeaderFieldFunc("Vary", func([]string) []string { panic("in update") }))
+	}
 	calls["SetStatus through a panicking writer"] = func(c Context) {
 		c.SetResponseWriter(panicWriter{c.ResponseWriter()})
 		c.SetStatus(http.StatusTeapot)

@@ -15,6 +15,28 @@ func TestCanonicalKey(t *testing.T) {
 			t.Errorf("canonicalKey(%q) = %q, want %q", name, got, want)
 		}
 	}
+	// Every name of one or two bytes, and every one of three bytes over
+	// the bytes at the edges of canonBytes's classes.
+	var names []string
+	for a := range 256 {
+		names = append(names, string([]byte{byte(a)}))
+		for b := range 256 {
+			names = append(names, string([]byte{byte(a), byte(b)}))
+		}
+	}
+	edges := []byte("@AZ[`az{/09:-_ \x00\x7f\x80\xff")
+	for _, a := range edges {
+		for _, b := range edges {
+			for _, c := range edges {
+				names = append(names, string([]byte{a, b, c}))
+			}
+		}
+	}
+	for _, name := range names {
+		if got, want := canonicalKey(name), textproto.CanonicalMIMEHeaderKey(name); got != want {
+			t.Errorf("canonicalKey(%q) = %q, want %q", name, got, want)
+		}
+	}
 }
 
 // TestResponseHeaderWithoutTheMap sets, adds and reads response headers
@@ -23,9 +45,8 @@ func TestResponseHeaderWithoutTheMap(t *testing.T) {
 	shared := []string{"a", "b"}
 	app := New()
 	app.Get("/", func(c Context) {
-		c.SetResponseHeaderValues("x-multi", shared)
-		c.SetResponseHeaderValues("X-Gone", []string{"1"})
-		c.SetResponseHeaderValues("X-Gone", nil)
+		c.SetResponseHeaders(NewHeaderField("x-multi", shared...), NewHeaderField("X-Gone", "1"))
+		c.SetResponseHeaders(NewHeaderField("X-Gone"))
 		c.AddResponseHeader("x-added", "1")
 		c.AddResponseHeader("X-Added", "2")
 		if got := c.ResponseHeaderValues("x-added"); len(got) != 2 || got[0] != "1" || got[1] != "2" {

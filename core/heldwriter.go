@@ -25,12 +25,13 @@
 // (&c.writer, whose w is the engine's) is the map the engine's: any other w
 // is a wrapper, which either has a map of its own (the timeout writer's) or
 // reaches the engine's through a writer handle, whose Header handed it out
-// then. Core's own writes (Content-Type, SetResponseHeader, SetCookie,
-// Location, error pages...) call c.out.Header() directly: they keep
-// nothing, and when c.out is a wrapper they reach the engine's map only
-// through the handle it holds, which counts that as handed out, as it must
-// (the wrapper has had the map). So a request that only uses core's writes
-// keeps the engine's reuse and allocates nothing for its headers.
+// then. Core's own writes (Content-Type, SetResponseHeader,
+// SetResponseHeaders, SetCookie, Location, error pages...) call
+// c.out.Header() directly: they keep nothing, and when c.out is a wrapper
+// they reach the engine's map only through the handle it holds, which
+// counts that as handed out, as it must (the wrapper has had the map). So
+// a request that only uses core's writes keeps the engine's reuse and
+// allocates nothing for its headers.
 
 package core
 

@@ -144,7 +144,7 @@ func BasicAuth(opts ...AuthOption) (core.Handler, error) {
 	if cfg.validateT != nil || cfg.scheme != "" {
 		return nil, errors.New("middleware: BasicAuth: WithTokenValidator and WithScheme are BearerAuth's options")
 	}
-	challenge := []string{`Basic realm="` + cfg.realm + `", charset="UTF-8"`}
+	challenge := core.NewHeaderField("Www-Authenticate", `Basic realm="`+cfg.realm+`", charset="UTF-8"`)
 	return func(ctx core.Context) {
 		user, pass, ok := ctx.Request().BasicAuth()
 		if ok {
@@ -159,7 +159,7 @@ func BasicAuth(opts ...AuthOption) (core.Handler, error) {
 			}
 		}
 		if !ok {
-			ctx.SetResponseHeaderValues("Www-Authenticate", challenge)
+			ctx.SetResponseHeaders(challenge)
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}
@@ -197,17 +197,17 @@ func BearerAuth(opts ...AuthOption) (core.Handler, error) {
 	if scheme == "" {
 		scheme = "Bearer"
 	}
-	missing := []string{scheme + ` realm="` + cfg.realm + `"`}
-	invalid := []string{scheme + ` realm="` + cfg.realm + `", error="invalid_token"`}
+	missing := core.NewHeaderField("Www-Authenticate", scheme+` realm="`+cfg.realm+`"`)
+	invalid := core.NewHeaderField("Www-Authenticate", scheme+` realm="`+cfg.realm+`", error="invalid_token"`)
 	return func(ctx core.Context) {
 		token, ok := ExtractToken(ctx.Request(), scheme)
 		if !ok {
-			ctx.SetResponseHeaderValues("Www-Authenticate", missing)
+			ctx.SetResponseHeaders(missing)
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}
 		if !cfg.validateT(ctx, token) {
-			ctx.SetResponseHeaderValues("Www-Authenticate", invalid)
+			ctx.SetResponseHeaders(invalid)
 			ctx.StopWithStatus(http.StatusUnauthorized)
 			return
 		}

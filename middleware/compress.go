@@ -170,7 +170,8 @@ type compress struct {
 	writers   sync.Pool
 }
 
-var varyAcceptEncoding = []string{"Accept-Encoding"}
+// varyAcceptEncoding adds Accept-Encoding to Vary (see addVary).
+var varyAcceptEncoding = addVary("Accept-Encoding")
 
 // Compress returns middleware compressing response bodies, or an error for
 // an invalid option. Install it with UseBeforeRouting, before other middleware
@@ -241,7 +242,7 @@ func MustCompress(opts ...CompressOption) core.Handler {
 // and a writer wrapping the Context's reaches it only through the handle,
 // which hands it out.
 func (m *compress) serve(ctx core.Context) {
-	addVary(ctx, varyAcceptEncoding)
+	ctx.SetResponseHeaders(varyAcceptEncoding)
 	enc := m.negotiate(ctx.RequestHeaderValues("Accept-Encoding"))
 	if enc == nil || ctx.RequestHeader("Range") != "" {
 		ctx.Next()

@@ -3,9 +3,10 @@
 // The configuration is compiled once by CORS: exact origins go into a map
 // from origin to a ready-made header value, wildcard origins
 // ("https://*.example.com") into prefix/suffix pairs, and the preflight
-// answers (methods, headers, max age) into header values. A request then
-// costs a header lookup and, for an allowed exact origin or "*", a few map
-// assignments of shared slices: no allocation.
+// answers (methods, headers, max age) into core.HeaderFields, names
+// canonical and values shared. A request then costs its header lookups
+// and one SetResponseHeaders call for all its response headers, Vary
+// included: for an allowed exact origin or "*", no allocation.
 //
 // A request with an Origin header and a method of OPTIONS carrying
 // Access-Control-Request-Method is a preflight: it is answered here with 204
@@ -165,27 +166,30 @@ func WithMaxAge(d time.Duration) CORSOption {
 type wildcardOrigin struct{ prefix, suffix string }
 
 type cors struct {
-	anyOrigin   bool
-	exact       map[string][]string // origin -> header value {origin}
-	wildcards   []wildcardOrigin
-	originFunc  func(string) bool
-	methods     []string
-	methodsVal  []string
-	anyHeader   bool
-	headers     []string
-	headersVal  []string
-	exposedVal  []string
-	maxAgeVal   []string
-	credentials bool
+	anyOrigin    bool
+	exact        map[string]core.HeaderField // origin -> Access-Control-Allow-Origin: origin
+	wildcards    []wildcardOrigin
+	originFunc   func(string) bool
+	methods      []string
+	anyHeader    bool
+	headers      []string
+	allowMethods core.HeaderField
+	allowHeaders core.HeaderField
+	// Optional headers, the zero HeaderField (which sets nothing) when the
+	// configuration has none.
+	credentials core.HeaderField
+	exposed     core.HeaderField
+	maxAge      core.HeaderField
 }
 
-// Header values shared by every response; net/http only reads them, and
-// Header.Add appends to a copy because their capacity equals their length.
+// Header fields shared by every response.
 var (
-	corsStar      = []string{"*"}
-	corsTrue      = []string{"true"}
-	varyOrigin    = []string{"Origin"}
-	varyPreflight = []string{"Origin, Access-Control-Request-Method, Access-Control-Request-Headers"}
+	allowOriginAny   = core.NewHeaderField("Access-Control-Allow-Origin", "*")
+	allowOriginName  = core.NewHeaderField("Access-Control-Allow-Origin") // WithValues(origin)
+	allowCredentials = core.NewHeaderField("Access-Control-Allow-Credentials", "true")
+	allowHeadersName = core.NewHeaderField("Access-Control-Allow-Headers") // WithValues(the headers asked for)
+	varyOrigin       = addVary("Origin")
+	varyPreflight    = addVary("Origin, Access-Control-Request-Method, Access-Control-Request-Headers")
 )
 
 // CORS returns middleware answering CORS preflights and setting the CORS
@@ -219,11 +223,13 @@ func CORS(opts ...CORSOption) (core.Handler, error) {
 		}
 	}
 	m := &cors{
-		exact:       make(map[string][]string),
-		originFunc:  cfg.originFunc,
-		methods:     cfg.methods,
-		methodsVal:  []string{strings.Join(cfg.methods, ", ")},
-		credentials: cfg.credentials,
+		exact:        make(map[string]core.HeaderField),
+		originFunc:   cfg.originFunc,
+		methods:      cfg.methods,
+		allowMethods: core.NewHeaderField("Access-Control-Allow-Methods", strings.Join(cfg.methods, ", ")),
+	}
+	if cfg.credentials {
+		m.credentials = allowCredentials
 	}
 	for _, o := range cfg.origins {
 		if o == "*" {
@@ -231,7 +237,7 @@ func CORS(opts ...CORSOption) (core.Handler, error) {
 		} else if prefix, suffix, ok := strings.Cut(o, "*"); ok {
 			m.wildcards = append(m.wildcards, wildcardOrigin{prefix, suffix})
 		} else {
-			m.exact[o] = []string{o}
+			m.exact[o] = allowOriginName.WithValues(o)
 		}
 	}
 	for _, h := range cfg.headers {
@@ -240,12 +246,12 @@ func CORS(opts ...CORSOption) (core.Handler, error) {
 		}
 	}
 	m.headers = cfg.headers
-	m.headersVal = []string{strings.Join(cfg.headers, ", ")}
+	m.allowHeaders = allowHeadersName.WithValues(strings.Join(cfg.headers, ", "))
 	if len(cfg.exposed) > 0 {
-		m.exposedVal = []string{strings.Join(cfg.exposed, ", ")}
+		m.exposed = core.NewHeaderField("Access-Control-Expose-Headers", strings.Join(cfg.exposed, ", "))
 	}
 	if s := int64(cfg.maxAge / time.Second); s > 0 {
-		m.maxAgeVal = []string{strconv.FormatInt(s, 10)}
+		m.maxAge = core.NewHeaderField("Access-Control-Max-Age", strconv.FormatInt(s, 10))
 	}
 	return m.serve, nil
 }
@@ -259,96 +265,85 @@ func MustCORS(opts ...CORSOption) core.Handler {
 	return h
 }
 
-// allowOrigin returns the Access-Control-Allow-Origin value for origin, or
-// nil when the origin is not allowed.
-func (m *cors) allowOrigin(origin string) []string {
+// allowOrigin returns the Access-Control-Allow-Origin field for origin,
+// and false when the origin is not allowed.
+func (m *cors) allowOrigin(origin string) (core.HeaderField, bool) {
 	if m.anyOrigin {
-		return corsStar // never with credentials: refused by CORS
+		return allowOriginAny, true // never with credentials: refused by CORS
 	}
-	if v, ok := m.exact[origin]; ok {
-		return v
+	if f, ok := m.exact[origin]; ok {
+		return f, true
 	}
 	if origin == "null" {
-		return nil // only an exact listing allows the opaque origin
+		return core.HeaderField{}, false // only an exact listing allows the opaque origin
 	}
 	for _, w := range m.wildcards {
 		if len(origin) > len(w.prefix)+len(w.suffix) && strings.HasPrefix(origin, w.prefix) && strings.HasSuffix(origin, w.suffix) &&
 			!strings.ContainsAny(origin[len(w.prefix):len(origin)-len(w.suffix)], "/:@") {
-			return []string{origin}
+			return allowOriginName.WithValues(origin), true
 		}
 	}
 	if m.originFunc != nil && m.originFunc(origin) {
-		return []string{origin}
+		return allowOriginName.WithValues(origin), true
 	}
-	return nil
+	return core.HeaderField{}, false
 }
 
 // serve answers a preflight or adds the CORS headers of a simple request.
-// The request is read and the headers are set through the Context, never
-// through ctx.Request() or the ResponseHeader map: the fast engine builds
-// no *http.Request for it and keeps reusing its header map, and the
-// shared values allocate nothing.
+// The request is read through the Context, never through ctx.Request(),
+// so the fast engine builds no *http.Request for it, and the response
+// headers, Vary included, are set in one SetResponseHeaders call of
+// fields built by CORS, which hands the header map to no one: the fast
+// engine keeps reusing it, and the shared values allocate nothing.
 func (m *cors) serve(ctx core.Context) {
 	origin := ctx.RequestHeader("Origin")
-	if ctx.Method() == http.MethodOptions && origin != "" {
+	if origin != "" && ctx.Method() == http.MethodOptions {
 		if method := ctx.RequestHeader("Access-Control-Request-Method"); method != "" {
 			m.preflight(ctx, origin, method)
 			return
 		}
 	}
 	if m.anyOrigin {
-		ctx.SetResponseHeaderValues("Access-Control-Allow-Origin", corsStar)
-		if m.exposedVal != nil {
-			ctx.SetResponseHeaderValues("Access-Control-Expose-Headers", m.exposedVal)
-		}
+		ctx.SetResponseHeaders(allowOriginAny, m.exposed)
 		ctx.Next()
 		return
 	}
-	addVary(ctx, varyOrigin)
-	if origin != "" {
-		if v := m.allowOrigin(origin); v != nil {
-			ctx.SetResponseHeaderValues("Access-Control-Allow-Origin", v)
-			if m.credentials {
-				ctx.SetResponseHeaderValues("Access-Control-Allow-Credentials", corsTrue)
-			}
-			if m.exposedVal != nil {
-				ctx.SetResponseHeaderValues("Access-Control-Expose-Headers", m.exposedVal)
-			}
-		}
+	if origin == "" {
+		ctx.SetResponseHeaders(varyOrigin)
+	} else if allow, ok := m.allowOrigin(origin); ok {
+		ctx.SetResponseHeaders(varyOrigin, allow, m.credentials, m.exposed)
+	} else {
+		ctx.SetResponseHeaders(varyOrigin)
 	}
 	ctx.Next()
 }
 
-// preflight answers an OPTIONS preflight with 204 and stops the chain.
+// preflight answers an OPTIONS preflight with 204 and stops the chain. Its
+// headers are all set before the status, in one call.
 func (m *cors) preflight(ctx core.Context, origin, method string) {
-	addVary(ctx, varyPreflight)
-	ctx.StopWithStatus(http.StatusNoContent)
-	allow := m.allowOrigin(origin)
-	if allow == nil {
+	allow, ok := m.allowOrigin(origin)
+	var reqHeaders []string
+	if ok && m.allowedMethod(method) {
+		reqHeaders = ctx.RequestHeaderValues("Access-Control-Request-Headers")
+		ok = m.allowedHeaders(reqHeaders)
+	} else {
+		ok = false
+	}
+	if !ok {
+		ctx.SetResponseHeaders(varyPreflight)
+		ctx.StopWithStatus(http.StatusNoContent)
 		return
 	}
-	if !m.allowedMethod(method) {
-		return
-	}
-	reqHeaders := ctx.RequestHeaderValues("Access-Control-Request-Headers")
-	if !m.allowedHeaders(reqHeaders) {
-		return
-	}
-	ctx.SetResponseHeaderValues("Access-Control-Allow-Origin", allow)
-	if m.credentials {
-		ctx.SetResponseHeaderValues("Access-Control-Allow-Credentials", corsTrue)
-	}
-	ctx.SetResponseHeaderValues("Access-Control-Allow-Methods", m.methodsVal)
+	var allowHeaders core.HeaderField
 	if len(reqHeaders) > 0 {
 		if m.anyHeader {
-			ctx.SetResponseHeaderValues("Access-Control-Allow-Headers", []string{strings.Join(reqHeaders, ", ")})
+			allowHeaders = allowHeadersName.WithValues(strings.Join(reqHeaders, ", "))
 		} else {
-			ctx.SetResponseHeaderValues("Access-Control-Allow-Headers", m.headersVal)
+			allowHeaders = m.allowHeaders
 		}
 	}
-	if m.maxAgeVal != nil {
-		ctx.SetResponseHeaderValues("Access-Control-Max-Age", m.maxAgeVal)
-	}
+	ctx.SetResponseHeaders(varyPreflight, allow, m.credentials, m.allowMethods, allowHeaders, m.maxAge)
+	ctx.StopWithStatus(http.StatusNoContent)
 }
 
 func (m *cors) allowedMethod(method string) bool {
@@ -393,19 +388,19 @@ func (m *cors) allowedHeaders(values []string) bool {
 // varyOriginEncoding is Vary after CORS and Compress, the usual stack.
 var varyOriginEncoding = []string{"Origin", "Accept-Encoding"}
 
-// addVary adds v to the Vary header, sharing v when Vary was empty (and a
-// ready-made pair for CORS followed by Compress) so as not to allocate. It
-// reads and sets the header through the Context (ResponseHeaderValues,
-// SetResponseHeaderValues), which hands the header map to no one, so an
-// engine that reuses its map (fasthttp) keeps that reuse.
-func addVary(ctx core.Context, v []string) {
-	if old := ctx.ResponseHeaderValues("Vary"); len(old) > 0 {
-		if len(old) == 1 && old[0] == "Origin" && v[0] == "Accept-Encoding" {
-			ctx.SetResponseHeaderValues("Vary", varyOriginEncoding)
-			return
+// addVary returns the field that adds token to the Vary header, as
+// http.Header's Add does, within the SetResponseHeaders call that sets it.
+// It shares a ready-made slice when Vary was empty (and a ready-made pair
+// for CORS followed by Compress) so as not to allocate.
+func addVary(token string) core.HeaderField {
+	alone := []string{token}
+	return core.NewHeaderFieldFunc("Vary", func(old []string) []string {
+		switch {
+		case len(old) == 0:
+			return alone
+		case len(old) == 1 && old[0] == "Origin" && token == "Accept-Encoding":
+			return varyOriginEncoding
 		}
-		ctx.SetResponseHeaderValues("Vary", append(old, v[0]))
-		return
-	}
-	ctx.SetResponseHeaderValues("Vary", v)
+		return append(old, token)
+	})
 }

@@ -58,7 +58,7 @@ type decompress struct {
 }
 
 // decodingsAccepted is the Accept-Encoding of a 415.
-var decodingsAccepted = []string{"zstd, br, gzip"}
+var decodingsAccepted = core.NewHeaderField("Accept-Encoding", "zstd, br, gzip")
 
 // zstdMaxWindow bounds the window a zstd frame may ask for.
 const zstdMaxWindow = 8 << 20
@@ -110,7 +110,7 @@ func (m *decompress) serve(ctx core.Context) {
 			case "gzip", "x-gzip", "br", "zstd":
 				names = append(names, name)
 			default:
-				ctx.SetResponseHeaderValues("Accept-Encoding", decodingsAccepted)
+				ctx.SetResponseHeaders(decodingsAccepted)
 				ctx.StopWithError(core.NewHTTPError(http.StatusUnsupportedMediaType, "unsupported Content-Encoding "+name+" (gzip, br and zstd are)"))
 				return
 			}

@@ -250,19 +250,28 @@ func RateLimit(opts ...RateLimitOption) (core.Handler, error) {
 			ctx.StopWithError(&core.HTTPError{Code: http.StatusServiceUnavailable, Message: "rate limiter unavailable", Err: err})
 			return
 		}
-		// The shared values go in through the Context, which hands the
-		// header map to no one: the fast engine keeps reusing it.
-		ctx.SetResponseHeaderValues("Ratelimit-Limit", num(res.Limit))
-		ctx.SetResponseHeaderValues("Ratelimit-Remaining", num(res.Remaining))
-		ctx.SetResponseHeaderValues("Ratelimit-Reset", num(ceilSeconds(res.Reset)))
+		// The shared values go in through the Context, in one call, which
+		// hands the header map to no one: the fast engine keeps reusing it.
+		limit := rateLimitLimit.WithValues(num(res.Limit)...)
+		remaining := rateLimitRemaining.WithValues(num(res.Remaining)...)
+		reset := rateLimitReset.WithValues(num(ceilSeconds(res.Reset))...)
 		if !res.Allowed {
-			ctx.SetResponseHeaderValues("Retry-After", num(max(ceilSeconds(res.RetryAfter), 1)))
+			ctx.SetResponseHeaders(limit, remaining, reset, retryAfter.WithValues(num(max(ceilSeconds(res.RetryAfter), 1))...))
 			ctx.StopWithError(tooMany)
 			return
 		}
+		ctx.SetResponseHeaders(limit, remaining, reset)
 		ctx.Next()
 	}, nil
 }
+
+// The headers RateLimit sets, their values per request (WithValues).
+var (
+	rateLimitLimit     = core.NewHeaderField("Ratelimit-Limit")
+	rateLimitRemaining = core.NewHeaderField("Ratelimit-Remaining")
+	rateLimitReset     = core.NewHeaderField("Ratelimit-Reset")
+	retryAfter         = core.NewHeaderField("Retry-After")
+)
 
 // MustRateLimit is RateLimit that panics on an invalid configuration.
 func MustRateLimit(opts ...RateLimitOption) core.Handler {

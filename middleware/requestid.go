@@ -80,6 +80,7 @@ func WithIDGenerator(fn func() string) RequestIDOption {
 
 type requestID struct {
 	header    string
+	field     core.HeaderField // header's, set with the request's ID
 	trust     bool
 	maxLen    int
 	generator func() string
@@ -103,7 +104,7 @@ func RequestID(opts ...RequestIDOption) (core.Handler, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, fmt.Errorf("middleware: RequestID: %w", err)
 	}
-	m := &requestID{header: cfg.header, trust: cfg.trust, maxLen: cfg.maxLen, generator: cfg.generator,
+	m := &requestID{header: cfg.header, field: core.NewHeaderField(cfg.header), trust: cfg.trust, maxLen: cfg.maxLen, generator: cfg.generator,
 		prefix: base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])}
 	return m.serve, nil
 }
@@ -118,8 +119,9 @@ func MustRequestID(opts ...RequestIDOption) core.Handler {
 }
 
 // serve reads the incoming ID and sets the response's through the
-// Context (RequestHeaderValues, SetResponseHeaderValues): the fast engine
-// then builds no *http.Request and keeps reusing its header map.
+// Context (RequestHeaderValues, SetResponseHeaders with the field whose
+// name RequestID made canonical): the fast engine then builds no
+// *http.Request and keeps reusing its header map.
 func (m *requestID) serve(ctx core.Context) {
 	in := ctx.RequestHeaderValues(m.header)
 	var hdr []string
@@ -130,7 +132,7 @@ func (m *requestID) serve(ctx core.Context) {
 		arr[0] = m.generate()
 		hdr = arr[:]
 	}
-	ctx.SetResponseHeaderValues(m.header, hdr)
+	ctx.SetResponseHeaders(m.field.WithValues(hdr...))
 	ctx.Values().Set(core.RequestIDKey, &hdr[0])
 	ctx.Next()
 }

@@ -115,11 +115,6 @@ func WithHSTS(maxAge time.Duration, includeSubdomains, preload bool) SecureOptio
 	}
 }
 
-type headerValue struct {
-	key string
-	val []string
-}
-
 // SecureHeaders returns middleware setting security headers, or an error
 // for an invalid option. Install it with UseBeforeRouting so that error pages and
 // unmatched requests get them too.
@@ -141,7 +136,7 @@ func SecureHeaders(opts ...SecureOption) (core.Handler, error) {
 	if !cfg.cspSet {
 		cfg.csp = "frame-ancestors 'none'"
 	}
-	headers := []headerValue{{"X-Content-Type-Options", []string{"nosniff"}}}
+	headers := []core.HeaderField{core.NewHeaderField("X-Content-Type-Options", "nosniff")}
 	for _, hv := range []struct{ k, v string }{
 		{"X-Frame-Options", cfg.frameOptions},
 		{"Content-Security-Policy", cfg.csp},
@@ -149,22 +144,23 @@ func SecureHeaders(opts ...SecureOption) (core.Handler, error) {
 		{"Cross-Origin-Opener-Policy", cfg.coop},
 	} {
 		if hv.v != "" {
-			headers = append(headers, headerValue{hv.k, []string{hv.v}})
+			headers = append(headers, core.NewHeaderField(hv.k, hv.v))
 		}
 	}
-	var hsts []string
+	// Over TLS, the same fields and Strict-Transport-Security.
+	tlsHeaders := headers
 	if cfg.hsts != "" {
-		hsts = []string{cfg.hsts}
+		tlsHeaders = append(headers[:len(headers):len(headers)], core.NewHeaderField("Strict-Transport-Security", cfg.hsts))
 	}
 	return func(ctx core.Context) {
-		// SetResponseHeaderValues, not ResponseHeader's map: the values are
-		// shared, built once, and an engine that reuses its header map
-		// (fasthttp) keeps that reuse, as the map is handed to no one.
-		for _, hv := range headers {
-			ctx.SetResponseHeaderValues(hv.key, hv.val)
-		}
-		if hsts != nil && ctx.IsTLS() {
-			ctx.SetResponseHeaderValues("Strict-Transport-Security", hsts)
+		// SetResponseHeaders, not ResponseHeader's map: the fields are
+		// built once, set in one call, and an engine that reuses its
+		// header map (fasthttp) keeps that reuse, as the map is handed to
+		// no one.
+		if len(tlsHeaders) > len(headers) && ctx.IsTLS() {
+			ctx.SetResponseHeaders(tlsHeaders...)
+		} else {
+			ctx.SetResponseHeaders(headers...)
 		}
 		ctx.Next()
 	}, nil

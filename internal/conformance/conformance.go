@@ -23,6 +23,7 @@ import (
 	"mime/multipart"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -86,6 +87,7 @@ var tests = []struct {
 	{"Bodies", nil, bodies},
 	{"Cookies", nil, cookies},
 	{"HeaderAfterBody", nil, headerAfterBody},
+	{"HeaderFields", nil, headerFields},
 	{"Interop", nil, interop},
 	{"MVCViews", nil, mvcViews},
 	{"Middleware", nil, middlewareTest},
@@ -184,6 +186,7 @@ func TouchStale(c core.Context) StaleResult {
 	c.ResponseHeader().Set("X-Leak", "1")
 	c.SetResponseHeader("X-Leak", "1")
 	c.AddResponseHeader("X-Leak", "1")
+	c.SetResponseHeaders(core.NewHeaderField("X-Leak", "1"), core.NewHeaderFieldFunc("X-Leak", func([]string) []string { return []string{"1"} }))
 	c.Values().Set("who", "LEAKED")
 	c.SetStatus(http.StatusTeapot)
 	c.StopWithError(errors.New("LEAKED"))
@@ -505,6 +508,53 @@ func headerAfterBody(t *testing.T, app *core.Application, start func() *server) 
 	}
 }
 
+// headerFields: response headers set with SetResponseHeaders, fields
+// built once and shared by every response, reach the client as set, on
+// repeated requests (an engine that reuses its header map must not carry
+// one request's headers into the next), and not after the body.
+func headerFields(t *testing.T, app *core.Application, start func() *server) {
+	vary := core.NewHeaderFieldFunc("Vary", func(vs []string) []string { return append(vs, "Origin") })
+	multi := core.NewHeaderField("x-multi", "a", "b")
+	id := core.NewHeaderField("X-Id")
+	cases := []struct {
+		path    string
+		handler core.Handler
+		want    map[string][]string // nil: absent
+	}{
+		{"/fields", func(c core.Context) {
+			c.SetResponseHeaders(multi, id.WithValues(c.Query("id")), core.HeaderField{}, vary)
+			c.WriteString("ok")
+		}, map[string][]string{"X-Multi": {"a", "b"}, "X-Id": {"7"}, "Vary": {"Origin"}}},
+		{"/extend", func(c core.Context) {
+			c.AddResponseHeader("Vary", "Accept-Encoding")
+			c.SetResponseHeader("X-Gone", "1")
+			c.SetResponseHeaders(vary, core.NewHeaderField("X-Gone"))
+			c.WriteString("ok")
+		}, map[string][]string{"Vary": {"Accept-Encoding", "Origin"}, "X-Gone": nil, "X-Multi": nil, "X-Id": nil}},
+		{"/after", func(c core.Context) {
+			c.WriteString("ok")
+			c.SetResponseHeaders(multi, vary)
+		}, map[string][]string{"X-Multi": nil, "Vary": nil}},
+	}
+	for _, tc := range cases {
+		app.Get(tc.path, tc.handler)
+	}
+	s := start()
+	for range 3 {
+		for _, tc := range cases {
+			r := s.do("GET", tc.path+"?id=7", "")
+			if r.code != 200 || r.body != "ok" {
+				t.Errorf("GET %s: %d %q", tc.path, r.code, r.body)
+			}
+			for name, want := range tc.want {
+				if got, ok := r.header[name]; want == nil && ok || !slices.Equal(got, want) {
+					t.Errorf("GET %s: %s %q (present %v), want %q", tc.path, name, got, ok, want)
+				}
+			}
+		}
+	}
+}
+
 func interop(t *testing.T, app *core.Application, start func() *server) {
 	app.Use(core.WrapMiddleware(func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -584,6 +634,7 @@ func middlewareTest(t *testing.T, app *core.Application, start func() *server) {
 			return middleware.CORS(middleware.WithAllowedOrigins("https://a.example"))
 		},
 		func() (core.Handler, error) { return middleware.Compress() },
+		func() (core.Handler, error) { return middleware.RateLimit(middleware.WithRate(1000, 1000)) },
 	} {
 		h, err := mk()
 		if err != nil {
@@ -598,8 +649,20 @@ func middlewareTest(t *testing.T, app *core.Application, start func() *server) {
 		r.header.Get("X-Content-Type-Options") != "nosniff" || r.header.Get("Access-Control-Allow-Origin") != "https://a.example" {
 		t.Errorf("GET /big: %d %v", r.code, r.header)
 	}
+	if r.header.Get("Ratelimit-Limit") != "1000" || !slices.Equal(r.header.Values("Vary"), []string{"Origin", "Accept-Encoding"}) {
+		t.Errorf("GET /big: Ratelimit-Limit %q, Vary %q", r.header.Get("Ratelimit-Limit"), r.header.Values("Vary"))
+	}
 	if r := s.do("GET", "/missing", ""); r.code != 404 || r.header.Get("X-Request-Id") == "" {
 		t.Errorf("GET /missing: %d %v", r.code, r.header)
+	}
+	r = s.do("OPTIONS", "/big", "", "Origin", "https://a.example", "Access-Control-Request-Method", "PUT", "Access-Control-Request-Headers", "content-type")
+	if r.code != 204 || r.header.Get("Access-Control-Allow-Origin") != "https://a.example" || r.header.Get("Access-Control-Allow-Methods") == "" ||
+		r.header.Get("Access-Control-Allow-Headers") == "" || !strings.HasPrefix(r.header.Get("Vary"), "Origin, Access-Control-Request-Method") {
+		t.Errorf("OPTIONS /big (preflight): %d %v", r.code, r.header)
+	}
+	r = s.do("OPTIONS", "/big", "", "Origin", "https://other.example", "Access-Control-Request-Method", "PUT")
+	if r.code != 204 || r.header.Get("Access-Control-Allow-Origin") != "" || r.header.Get("Vary") == "" {
+		t.Errorf("OPTIONS /big (preflight, origin not allowed): %d %v", r.code, r.header)
 	}
 }
 
