@@ -102,8 +102,17 @@ func newTimeouts(read, write, idle time.Duration) *timeouts {
 // deadline is a connection's deadline on the coarse clock of its
 // timeouts.
 type deadline struct {
-	at atomic.Int64
-	t  *timeouts
+	at     atomic.Int64
+	t      *timeouts
+	closed atomic.Bool
+}
+
+// leave takes the connection out of its timeouts' set, once, when it is
+// closed.
+func (dl *deadline) leave() {
+	if !dl.closed.Swap(true) {
+		dl.t.remove(dl)
+	}
 }
 
 // set makes the deadline of a wait d from now, or none for d == 0.
@@ -120,13 +129,10 @@ func (dl *deadline) set(wait int64, d time.Duration) {
 type conn struct {
 	net.Conn
 	deadline
-	closed atomic.Bool
 }
 
 func (c *conn) Close() error {
-	if !c.closed.Swap(true) {
-		c.t.remove(&c.deadline)
-	}
+	c.leave()
 	return c.Conn.Close()
 }
 
@@ -135,13 +141,10 @@ func (c *conn) Close() error {
 type tlsConn struct {
 	*tls.Conn
 	deadline
-	closed atomic.Bool
 }
 
 func (c *tlsConn) Close() error {
-	if !c.closed.Swap(true) {
-		c.t.remove(&c.deadline)
-	}
+	c.leave()
 	return c.Conn.Close()
 }
 
