@@ -18,7 +18,6 @@ package core
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/textproto"
 	"net/url"
@@ -665,7 +664,7 @@ func (c *state) writeString(s string) (int, error) {
 	if c.out == http.ResponseWriter(&c.writer) {
 		return c.writer.WriteString(s)
 	}
-	return io.WriteString(c.out, s)
+	return writeStringTo(c.out, s)
 }
 
 // Next runs the next handler of the chain, unless the chain was stopped.

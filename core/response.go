@@ -193,19 +193,21 @@ func (rw *responseWriter) WriteString(s string) (int, error) {
 	if rw.size+int64(len(s)) > writeDeadlineAfter {
 		rw.armDeadline(int64(len(s)))
 	}
-	// The assertion is made here rather than by io.WriteString, whose one
-	// site sees every type of the program: there its type cache missed
-	// and every call went to the runtime (about 200 instructions a
-	// request under callgrind); here it sees the servers' writers only.
-	var n int
-	var err error
-	if sw, ok := rw.w.(io.StringWriter); ok {
-		n, err = sw.WriteString(s)
-	} else {
-		n, err = rw.w.Write([]byte(s))
-	}
+	n, err := writeStringTo(rw.w, s)
 	rw.size += int64(n)
 	return n, err
+}
+
+// writeStringTo is io.WriteString for response writers. The assertion is
+// made here rather than by io.WriteString, whose one site sees every type
+// of the program: there its type cache missed and every call went to the
+// runtime (about 160 instructions a request under callgrind); here it
+// sees the servers' and middleware's writers only.
+func writeStringTo(w http.ResponseWriter, s string) (int, error) {
+	if sw, ok := w.(io.StringWriter); ok {
+		return sw.WriteString(s)
+	}
+	return w.Write([]byte(s))
 }
 
 // ReadFrom lets io.Copy use the server's sendfile path for static files.

@@ -102,18 +102,13 @@ func newTimeouts(read, write, idle time.Duration) *timeouts {
 // deadline is a connection's deadline on the coarse clock of its
 // timeouts.
 type deadline struct {
-	at     atomic.Int64
-	t      *timeouts
-	closed atomic.Bool
+	at atomic.Int64
+	t  *timeouts
 }
 
-// leave takes the connection out of its timeouts' set, once, when it is
-// closed.
-func (dl *deadline) leave() {
-	if !dl.closed.Swap(true) {
-		dl.t.remove(dl)
-	}
-}
+// leave takes the connection out of its timeouts' set when it is closed;
+// a second Close finds it gone.
+func (dl *deadline) leave() { dl.t.remove(dl) }
 
 // set makes the deadline of a wait d from now, or none for d == 0.
 func (dl *deadline) set(wait int64, d time.Duration) {
