@@ -60,7 +60,18 @@ func (app *Application) serveExchange(x engine.Exchange) {
 	if !app.ready(x.Writer()) {
 		return
 	}
-	c := app.pool.Get().(*state)
+	// The state that served the exchange's last request, if the engine
+	// keeps one (engine.Exchange.Kept); done puts it back.
+	var c *state
+	kept := x.Kept()
+	if kept != nil {
+		c, _ = (*kept).(*state)
+		*kept = nil
+	}
+	if c == nil || c.app != app {
+		c = app.pool.Get().(*state)
+	}
+	c.kept = kept
 	c.resetExchange(x)
 	app.run(c)
 }
@@ -69,6 +80,7 @@ func (app *Application) serveExchange(x engine.Exchange) {
 // read from x, and its *http.Request is built by req when asked for.
 func (c *state) resetExchange(x engine.Exchange) {
 	c.writer.reset(x.Writer())
+	c.writer.typer, _ = c.writer.w.(engine.ContentTyper)
 	c.writer.rate = c.app.writeRate
 	c.out = &c.writer
 	c.x = x
@@ -113,6 +125,7 @@ func (x *stdExchange) Host() string                { return x.r.Host }
 func (x *stdExchange) Request() *http.Request      { return x.r }
 func (x *stdExchange) Context() context.Context    { return x.r.Context() }
 func (x *stdExchange) Writer() http.ResponseWriter { return x.w }
+func (x *stdExchange) Kept() *any                  { return nil }
 
 // Header and HeaderValues are http.Header's Get and Values with
 // canonicalKey's shorter loop in place of textproto's.

@@ -30,7 +30,14 @@ var (
 	nosniff       = []string{"nosniff"}
 )
 
+// setContentTypeIfUnset sets the Content-Type to ct unless one is set. The
+// engine's writer keeps it itself when it can (engine.ContentTyper) and
+// nothing but core's writer stands between: the map is then untouched.
 func (c *state) setContentTypeIfUnset(ct []string) {
+	if c.writer.typer != nil && c.out == http.ResponseWriter(&c.writer) {
+		c.writer.typer.SetContentTypeIfUnset(ct)
+		return
+	}
 	h := c.out.Header()
 	if _, ok := h["Content-Type"]; !ok {
 		h["Content-Type"] = ct

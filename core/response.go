@@ -24,6 +24,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+
+	"github.com/vireo-go/vireo/internal/engine"
 )
 
 // ErrHijacked is returned by writes after the connection was hijacked.
@@ -49,6 +51,8 @@ type responseWriter struct {
 	deadline uint8       // deadlineNone, deadlineArmed or deadlineHandler
 	flushed  int64       // size at the last Flush
 	body     *bodyReader // the request's body, whose rate a handler's read deadline replaces
+
+	typer engine.ContentTyper // w, when it keeps a Content-Type beside its map (resetExchange)
 }
 
 // BeforeWriteHook is called by the response writer once per response, just
@@ -109,6 +113,7 @@ func (rw *responseWriter) dropHooks() {
 
 func (rw *responseWriter) reset(w http.ResponseWriter) {
 	rw.w = w
+	rw.typer = nil
 	rw.status = http.StatusOK
 	rw.size = 0
 	rw.wroteHeader = false

@@ -8,7 +8,11 @@
 // handler, a hook or a net/http handler, which may keep it past the
 // request, and the writer then gives that map up at the request's end and
 // makes a fresh one, so that a late write into a kept map reaches no other
-// request's response. The body is
+// request's response. The Content-Type core's renderers give is kept
+// beside the map while the map is empty and core's alone
+// (engine.ContentTyper), and put into it when Header is called: a response
+// whose only header is its type (Text, JSON) costs no map operation. The
+// body is
 // appended to fasthttp's response buffer, which fasthttp sends after the
 // handler. As on net/http, a body without a Content-Type gets the type
 // http.DetectContentType sniffs from its first write, 1xx codes other than
@@ -29,11 +33,15 @@ import (
 	"github.com/vireo-go/vireo/internal/engine"
 )
 
-var _ engine.HeaderReuser = (*writer)(nil)
+var (
+	_ engine.HeaderReuser = (*writer)(nil)
+	_ engine.ContentTyper = (*writer)(nil)
+)
 
 type writer struct {
 	x         *exchange
 	h         http.Header
+	ct        []string // a Content-Type kept beside h, which is empty (SetContentTypeIfUnset)
 	status    int
 	wrote     bool // the status went out
 	typed     bool // the response has a Content-Type (set, or sniffed)
@@ -46,19 +54,44 @@ func (w *writer) reset() {
 	if w.handedOut {
 		w.h = make(http.Header)
 		w.handedOut = false
-	} else {
+	} else if len(w.h) > 0 {
 		clear(w.h)
 	}
+	w.ct = nil
 	w.status = 0
 	w.wrote = false
 	w.typed = false
 }
 
-func (w *writer) Header() http.Header { return w.h }
+// Header returns the header map, with the Content-Type kept beside it put
+// in first.
+func (w *writer) Header() http.Header {
+	if w.ct != nil {
+		w.h["Content-Type"] = w.ct
+		w.ct = nil
+	}
+	return w.h
+}
 
 // HandOutHeader marks the header map as handed out: reset makes a fresh
 // one instead of clearing it (see the file comment).
 func (w *writer) HandOutHeader() { w.handedOut = true }
+
+// SetContentTypeIfUnset keeps v beside the header map while the map is
+// empty and only core has it (engine.ContentTyper): the usual response,
+// whose only header is its type, then costs no map operation. Otherwise v
+// goes into the map, as core would put it.
+func (w *writer) SetContentTypeIfUnset(v []string) {
+	switch {
+	case w.ct != nil:
+	case len(w.h) == 0 && !w.handedOut:
+		w.ct = v
+	default:
+		if _, ok := w.h["Content-Type"]; !ok {
+			w.h["Content-Type"] = v
+		}
+	}
+}
 
 // WriteHeader sends the status and the headers set so far.
 func (w *writer) WriteHeader(code int) {
@@ -75,15 +108,19 @@ func (w *writer) WriteHeader(code int) {
 	w.wrote = true
 	resp := &w.x.ctx.Response
 	resp.SetStatusCode(code)
-	// The Content-Type is looked up rather than found by ranging over the
-	// map: a header holding nothing else, the usual case, then costs no
-	// iteration (which draws a random start, about 350 instructions).
-	ct, typed := w.h["Content-Type"]
+	// A Content-Type kept beside the map means the map is empty. Otherwise
+	// the type is looked up rather than found by ranging over the map: a
+	// header holding nothing else then costs no iteration (which draws a
+	// random start, about 350 instructions).
+	ct, typed := w.ct, w.ct != nil
+	if !typed && len(w.h) > 0 {
+		ct, typed = w.h["Content-Type"]
+	}
 	if len(ct) > 0 {
 		resp.Header.SetContentType(ct[0])
 	}
 	w.typed = typed
-	if typed && len(w.h) == 1 {
+	if len(w.h) == 0 || typed && len(w.h) == 1 {
 		return
 	}
 	for k, vs := range w.h {

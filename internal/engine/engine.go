@@ -65,6 +65,11 @@ type Exchange interface {
 	// engine supports; the others return http.ErrNotSupported or an
 	// error of the engine's.
 	Writer() http.ResponseWriter
+	// Kept returns where core keeps the request state it served the
+	// exchange with, for the exchange's next request: an engine that
+	// pools its exchanges saves core a pool round trip of its own per
+	// request. nil: core pools its states itself (net/http).
+	Kept() *any
 }
 
 // HeaderReuser is implemented by a writer (Exchange.Writer) that reuses
@@ -83,6 +88,20 @@ type HeaderReuser interface {
 	// out; a request that never hands it out keeps the reuse, and its cost
 	// of nothing.
 	HandOutHeader()
+}
+
+// ContentTyper is implemented by a writer (Exchange.Writer) that can keep
+// the Content-Type core's renderers give (Text, HTML, JSON) beside its
+// header map, as the fasthttp engine's does: a response whose only header
+// is its type then costs no map insertion, lookup or clearing. Core calls
+// it only while no code outside its own writes holds the map (see
+// HeaderReuser), so that the map cannot change without Header being
+// called.
+type ContentTyper interface {
+	// SetContentTypeIfUnset does what h["Content-Type"] = v does to the
+	// header map h when h has no Content-Type; v is shared and never
+	// modified. Header returns the map with v in it from then on.
+	SetContentTypeIfUnset(v []string)
 }
 
 // Handler serves one Exchange; the Application's.
