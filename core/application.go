@@ -319,7 +319,7 @@ func (app *Application) done(c *state) {
 		c.writer.armDeadline(0) // net/http flushes the end of the response after this
 	}
 	if c.release() { // recycle, inline on the path of every request
-		app.pool.Put(c)
+		app.putBack(c)
 	}
 }
 
@@ -357,8 +357,19 @@ func (c *state) runDone() {
 // recycle releases c and puts it back into the pool when it may be reused.
 func (app *Application) recycle(c *state) {
 	if c.release() {
-		app.pool.Put(c)
+		app.putBack(c)
 	}
+}
+
+// putBack returns a released c for another request: to the exchange that
+// keeps it (serveExchange), else to the pool.
+func (app *Application) putBack(c *state) {
+	if kept := c.kept; kept != nil {
+		c.kept = nil
+		*kept = c
+		return
+	}
+	app.pool.Put(c)
 }
 
 // safeFireError runs the error handler, containing a panic inside it.

@@ -60,6 +60,7 @@ type state struct {
 	viewData   map[string]any
 	errorFired bool
 	doneHooks  []DoneHook // OnDone; run by Application.done
+	kept       *any       // the exchange that keeps c for its next request (serveExchange), or nil: the pool
 
 	// Handles. gen is the generation of the live handles: release adds
 	// one, so every handle made before fails. pins counts handle calls in
@@ -127,7 +128,7 @@ func (c *state) release() (reusable bool) {
 	c.request = nil
 	c.x = nil
 	c.std = stdExchange{}
-	c.writer.w = nil
+	c.writer.w, c.writer.typer = nil, nil
 	c.writer.body = nil
 	if len(c.writer.hooks) > 0 || c.writer.refused != nil {
 		c.writer.dropHooks()

@@ -132,15 +132,15 @@ func TestServe(t *testing.T) {
 }
 
 // TestKeptValuesStayValid keeps every kind of value a handler is handed
-// (parameters, path, query, headers, cookies, the body, the lazy
+// (parameters, path, query, host, headers, cookies, the body, the lazy
 // *http.Request) past its request and checks, after fasthttp reused its
 // buffers for many other requests on the same connection, that none of
 // them changed: the Fiber bug class. Run it with -race.
 func TestKeptValuesStayValid(t *testing.T) {
 	type kept struct {
-		want, param, path, query, header, cookie, reqHeader, reqPath string
-		body                                                         []byte
-		values                                                       []string
+		want, param, path, query, host, header, cookie, reqHeader, reqPath string
+		body                                                               []byte
+		values                                                             []string
 	}
 	var mu sync.Mutex
 	var all []kept
@@ -153,7 +153,7 @@ func TestKeptValuesStayValid(t *testing.T) {
 		}
 		ck, _ := ctx.RequestCookie("c")
 		k := kept{
-			want: ctx.Param("id"), param: ctx.Param("id"), path: ctx.Path(), query: ctx.Query("q"),
+			want: ctx.Param("id"), param: ctx.Param("id"), path: ctx.Path(), query: ctx.Query("q"), host: ctx.Host(),
 			header: ctx.RequestHeader("X-V"), cookie: ck, body: body,
 			values: ctx.RequestHeaderValues("X-V"),
 		}
@@ -172,6 +172,7 @@ func TestKeptValuesStayValid(t *testing.T) {
 		req, _ := http.NewRequest("POST", base+"/k/"+v+"?q="+v, strings.NewReader("body-"+v))
 		req.Header.Set("X-V", v)
 		req.Header.Set("Cookie", "c="+v)
+		req.Host = "h" + v[:4] + ".test"
 		resp, err := c.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -189,11 +190,14 @@ func TestKeptValuesStayValid(t *testing.T) {
 		if len(k.values) != 1 {
 			t.Fatalf("request %d: header values %q", i, k.values)
 		}
-		got := []string{k.param, strings.TrimPrefix(k.path, "/k/"), k.query, k.header, k.cookie, string(k.body), k.reqHeader, strings.TrimPrefix(k.reqPath, "/k/"), k.values[0]}
+		got := []string{k.param, strings.TrimPrefix(k.path, "/k/"), k.query, k.header, k.cookie, string(k.body), k.reqHeader, strings.TrimPrefix(k.reqPath, "/k/"), k.values[0], k.host}
 		for j, g := range got {
 			want := v
-			if j == 5 {
+			switch j {
+			case 5:
 				want = "body-" + v
+			case 9:
+				want = "h" + v[:4] + ".test"
 			}
 			if g != want {
 				t.Errorf("request %d, value %d: kept %q, now %q", i, j, want, g)

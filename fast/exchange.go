@@ -2,10 +2,10 @@
 //
 // An exchange is pooled by the server and serves one request at a time. At
 // begin it copies the request line's method (a constant for the standard
-// methods), URI and host into its arena and splits the URI into path and
+// methods) and URI into its arena and splits the URI into path and
 // query without another copy; the path is decoded only when it has a
-// percent sign. Headers, the peer address, the TLS state and the body are
-// read when the Application asks, each copied out of fasthttp's buffers
+// percent sign. The host, headers, the peer address, the TLS state and the
+// body are read when the Application asks, each copied out of fasthttp's buffers
 // (arena.go), so nothing a handler keeps changes when fasthttp reuses
 // them. The *http.Request is built on the first Request call (request.go).
 
@@ -34,9 +34,10 @@ type exchange struct {
 	path     string // decoded
 	rawPath  string // url.URL's RawPath: "" unless the escaping is not the default
 	rawQuery string
-	host     string
+	host     string // copied on first use
 	remote   string // built on first use
 
+	kept   any             // the Application's request state, kept for the next request (Kept)
 	req    *http.Request   // built on first use (request.go)
 	rctx   context.Context // the request's context, made on first use (Context)
 	cancel context.CancelFunc
@@ -58,7 +59,6 @@ func (x *exchange) begin(ctx *fasthttp.RequestCtx) error {
 	h := &ctx.Request.Header
 	x.method = method(&x.arena, h.Method())
 	x.uri = x.arena.string(h.RequestURI())
-	x.host = x.arena.string(h.Host())
 	uri := x.uri
 	if uri == "" || uri[0] != '/' {
 		return x.absoluteURI(uri)
@@ -136,7 +136,15 @@ func (x *exchange) Method() string   { return x.method }
 func (x *exchange) Path() string     { return x.path }
 func (x *exchange) RawPath() string  { return x.rawPath }
 func (x *exchange) RawQuery() string { return x.rawQuery }
-func (x *exchange) Host() string     { return x.host }
+
+// Host returns the request's host, copied on the first call: most
+// requests never ask.
+func (x *exchange) Host() string {
+	if x.host == "" && x.ctx != nil {
+		x.host = x.arena.string(x.ctx.Request.Header.Host())
+	}
+	return x.host
+}
 
 func (x *exchange) Header(name string) string {
 	return x.arena.string(x.ctx.Request.Header.Peek(name))
@@ -181,6 +189,11 @@ func (x *exchange) TLS() *tls.ConnectionState {
 }
 
 func (x *exchange) Writer() http.ResponseWriter { return &x.w }
+
+// Kept returns where the Application keeps its request state with the
+// exchange, which is pooled: one pool round trip per request instead of
+// two.
+func (x *exchange) Kept() *any { return &x.kept }
 
 // Context returns the request's context, made on the first call (of
 // Context or Request) and cancelled when the request ends (end).

@@ -33,7 +33,7 @@ func (x *exchange) Request() *http.Request {
 		ProtoMajor:    1,
 		ProtoMinor:    1,
 		Header:        hdr,
-		Host:          x.host,
+		Host:          x.Host(),
 		RemoteAddr:    x.RemoteAddr(),
 		RequestURI:    x.uri,
 		ContentLength: x.ContentLength(),
