@@ -85,6 +85,11 @@ func (c *state) handle() Context { return Context{s: c, gen: c.gen.Load()} }
 
 // reset prepares a pooled state for a request. A state in the pool is
 // already cleared (see release), so reset only sets what the request brings.
+// The body gets its limit and rate unless it can bring nothing: http.NoBody,
+// or an HTTP/2 request announcing no body (HEADERS that end the stream, or
+// Content-Length: 0), whose Body is never http.NoBody but which the server
+// lets deliver no byte beyond what it announced; so an HTTP/2 GET costs no
+// body wrapper.
 func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 	c.writer.reset(w)
 	c.writer.rate = c.app.writeRate
@@ -93,7 +98,7 @@ func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 	c.x = &c.std
 	c.request = r
 	c.index = -1
-	if r.Body != nil && !noBody(r.Body) {
+	if r.Body != nil && !noBody(r.Body) && (r.ContentLength != 0 || r.ProtoMajor < 2) {
 		c.bodyLimit, c.readRate = c.app.bodyLimit, c.app.readRate
 		c.limitBody() // the limit and the rate bound Request().Body too, not only the readers
 	}
