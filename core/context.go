@@ -133,7 +133,7 @@ func (c *state) release() (reusable bool) {
 	c.request = nil
 	c.x = nil
 	c.std = stdExchange{}
-	c.writer.w, c.writer.typer = nil, nil
+	c.writer.w, c.writer.store = nil, nil
 	c.writer.body = nil
 	if len(c.writer.hooks) > 0 || c.writer.refused != nil {
 		c.writer.dropHooks()
@@ -496,8 +496,7 @@ func (c Context) AddResponseHeader(name, value string) {
 		return
 	}
 	defer s.exit() // a ResponseWriter's Header
-	h, k := s.out.Header(), canonicalKey(name)
-	h[k] = append(h[k], value)
+	s.headers().AddHeader(canonicalKey(name), value)
 }
 
 // ResponseHeaderValues returns the values of the named response header set
@@ -511,7 +510,7 @@ func (c Context) ResponseHeaderValues(name string) []string {
 		return nil
 	}
 	defer s.exit() // a ResponseWriter's Header
-	return s.out.Header()[canonicalKey(name)]
+	return s.headers().HeaderValues(canonicalKey(name))
 }
 
 // ResponseHeader returns the response header map, as http.ResponseWriter's Header
@@ -529,7 +528,7 @@ func (c Context) ResponseHeader() http.Header {
 }
 
 func (c *state) setResponseHeader(name, value string) {
-	c.out.Header()[canonicalKey(name)] = []string{value}
+	c.headers().SetHeader(canonicalKey(name), value)
 }
 
 // SetContentType sets the response Content-Type, which the body writers
@@ -572,8 +571,12 @@ func (c Context) SetCookie(cookie *http.Cookie) {
 	})
 }
 
+// setCookie adds the Set-Cookie header of cookie, as http.SetCookie does
+// (nothing for an invalid cookie), through the header store.
 func (c *state) setCookie(cookie *http.Cookie) {
-	http.SetCookie(c.out, cookie)
+	if v := cookie.String(); v != "" {
+		c.headers().AddHeader("Set-Cookie", v)
+	}
 }
 
 // SetStatus sets the response status. It reaches the client with the

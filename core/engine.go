@@ -80,7 +80,7 @@ func (app *Application) serveExchange(x engine.Exchange) {
 // read from x, and its *http.Request is built by req when asked for.
 func (c *state) resetExchange(x engine.Exchange) {
 	c.writer.reset(x.Writer())
-	c.writer.typer, _ = c.writer.w.(engine.ContentTyper)
+	c.writer.store, _ = c.writer.w.(engine.HeaderStore)
 	c.writer.rate = c.app.writeRate
 	c.out = &c.writer
 	c.x = x

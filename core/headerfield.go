@@ -82,7 +82,7 @@ func (c Context) SetResponseHeaders(fields ...HeaderField) {
 		return
 	}
 	defer s.exit() // a ResponseWriter's Header, an update function
-	h := s.out.Header()
+	hs := s.headers()
 	for i := range fields {
 		f := &fields[i]
 		if f.name == "" {
@@ -90,12 +90,8 @@ func (c Context) SetResponseHeaders(fields ...HeaderField) {
 		}
 		vs := f.values
 		if f.update != nil {
-			vs = f.update(h[f.name])
+			vs = f.update(hs.HeaderValues(f.name))
 		}
-		if len(vs) == 0 {
-			delete(h, f.name)
-			continue
-		}
-		h[f.name] = vs
+		hs.SetHeaderValues(f.name, vs)
 	}
 }

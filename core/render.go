@@ -30,18 +30,9 @@ var (
 	nosniff       = []string{"nosniff"}
 )
 
-// setContentTypeIfUnset sets the Content-Type to ct unless one is set. The
-// engine's writer keeps it itself when it can (engine.ContentTyper) and
-// nothing but core's writer stands between: the map is then untouched.
+// setContentTypeIfUnset sets the Content-Type to ct unless one is set.
 func (c *state) setContentTypeIfUnset(ct []string) {
-	if c.writer.typer != nil && c.out == http.ResponseWriter(&c.writer) {
-		c.writer.typer.SetContentTypeIfUnset(ct)
-		return
-	}
-	h := c.out.Header()
-	if _, ok := h["Content-Type"]; !ok {
-		h["Content-Type"] = ct
-	}
+	c.headers().SetHeaderIfUnset("Content-Type", ct)
 }
 
 // Text writes text as text/plain (unless a Content-Type was set).

@@ -52,7 +52,7 @@ type responseWriter struct {
 	flushed  int64       // size at the last Flush
 	body     *bodyReader // the request's body, whose rate a handler's read deadline replaces
 
-	typer engine.ContentTyper // w, when it keeps a Content-Type beside its map (resetExchange)
+	store engine.HeaderStore // w, when it keeps headers outside its map (resetExchange; headerstore.go)
 }
 
 // BeforeWriteHook is called by the response writer once per response, just
@@ -113,7 +113,7 @@ func (rw *responseWriter) dropHooks() {
 
 func (rw *responseWriter) reset(w http.ResponseWriter) {
 	rw.w = w
-	rw.typer = nil
+	rw.store = nil
 	rw.status = http.StatusOK
 	rw.size = 0
 	rw.wroteHeader = false

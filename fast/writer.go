@@ -1,20 +1,17 @@
 // The response writer of the fasthttp engine.
 //
-// writer is the http.ResponseWriter the Application writes to: the header
-// map is its own (pooled with the exchange, cleared per request), copied
-// into fasthttp's response header when the status goes out. The map is
-// reused only while no code outside core's own writes got it: core calls
-// HandOutHeader (engine.HeaderReuser) before it hands the map to a
-// handler, a hook or a net/http handler, which may keep it past the
-// request, and the writer then gives that map up at the request's end and
-// makes a fresh one, so that a late write into a kept map reaches no other
-// request's response. The Content-Type core's renderers give is kept
-// beside the map while the map is empty and core's alone
-// (engine.ContentTyper), and put into it when Header is called: a response
-// whose only header is its type (Text, JSON) costs no map operation. The
-// body is
-// appended to fasthttp's response buffer, which fasthttp sends after the
-// handler. As on net/http, a body without a Content-Type gets the type
+// writer is the http.ResponseWriter the Application writes to. The headers
+// core sets are kept in a list of the writer's own, or in its header map
+// once code asks for the map (headers.go), and copied into fasthttp's
+// response header when the status goes out. The map is pooled with the
+// exchange and cleared per request, and reused only while no code outside
+// core's own writes got it: core calls HandOutHeader (engine.HeaderReuser)
+// before it hands the map to a handler, a hook or a net/http handler,
+// which may keep it past the request, and the writer then gives that map
+// up at the request's end and makes a fresh one, so that a late write into
+// a kept map reaches no other request's response. The body is appended to
+// fasthttp's response buffer, which fasthttp sends after the handler. As
+// on net/http, a body without a Content-Type gets the type
 // http.DetectContentType sniffs from its first write, 1xx codes other than
 // 103 are ignored (fasthttp answers Expect: 100-continue itself) and writes
 // after a HEAD request's status go nowhere. What fasthttp cannot do before
@@ -33,15 +30,11 @@ import (
 	"github.com/vireo-go/vireo/internal/engine"
 )
 
-var (
-	_ engine.HeaderReuser = (*writer)(nil)
-	_ engine.ContentTyper = (*writer)(nil)
-)
+var _ engine.HeaderReuser = (*writer)(nil)
 
 type writer struct {
-	x         *exchange
-	h         http.Header
-	ct        []string // a Content-Type kept beside h, which is empty (SetContentTypeIfUnset)
+	x *exchange
+	headers
 	status    int
 	wrote     bool // the status went out
 	typed     bool // the response has a Content-Type (set, or sniffed)
@@ -57,18 +50,18 @@ func (w *writer) reset() {
 	} else if len(w.h) > 0 {
 		clear(w.h)
 	}
-	w.ct = nil
+	w.dropList()
+	w.mapped = false
 	w.status = 0
 	w.wrote = false
 	w.typed = false
 }
 
-// Header returns the header map, with the Content-Type kept beside it put
-// in first.
+// Header returns the header map, with the headers of the list moved in
+// (headers.go).
 func (w *writer) Header() http.Header {
-	if w.ct != nil {
-		w.h["Content-Type"] = w.ct
-		w.ct = nil
+	if !w.mapped {
+		w.toMap()
 	}
 	return w.h
 }
@@ -76,22 +69,6 @@ func (w *writer) Header() http.Header {
 // HandOutHeader marks the header map as handed out: reset makes a fresh
 // one instead of clearing it (see the file comment).
 func (w *writer) HandOutHeader() { w.handedOut = true }
-
-// SetContentTypeIfUnset keeps v beside the header map while the map is
-// empty and only core has it (engine.ContentTyper): the usual response,
-// whose only header is its type, then costs no map operation. Otherwise v
-// goes into the map, as core would put it.
-func (w *writer) SetContentTypeIfUnset(v []string) {
-	switch {
-	case w.ct != nil:
-	case len(w.h) == 0 && !w.handedOut:
-		w.ct = v
-	default:
-		if _, ok := w.h["Content-Type"]; !ok {
-			w.h["Content-Type"] = v
-		}
-	}
-}
 
 // WriteHeader sends the status and the headers set so far.
 func (w *writer) WriteHeader(code int) {
@@ -108,32 +85,7 @@ func (w *writer) WriteHeader(code int) {
 	w.wrote = true
 	resp := &w.x.ctx.Response
 	resp.SetStatusCode(code)
-	// A Content-Type kept beside the map means the map is empty. Otherwise
-	// the type is looked up rather than found by ranging over the map: a
-	// header holding nothing else then costs no iteration (which draws a
-	// random start, about 350 instructions).
-	ct, typed := w.ct, w.ct != nil
-	if !typed && len(w.h) > 0 {
-		ct, typed = w.h["Content-Type"]
-	}
-	if len(ct) > 0 {
-		resp.Header.SetContentType(ct[0])
-	}
-	w.typed = typed
-	if len(w.h) == 0 || typed && len(w.h) == 1 {
-		return
-	}
-	for k, vs := range w.h {
-		switch k {
-		case "Content-Type", "Content-Length", "Transfer-Encoding":
-			continue // Content-Type set above; fasthttp frames the buffered body itself
-		case "Content-Encoding":
-			w.typed = true // net/http does not sniff encoded bodies
-		}
-		for _, v := range vs {
-			resp.Header.Add(k, v)
-		}
-	}
+	w.typed = w.sendHeaders(&resp.Header)
 }
 
 // earlyHints sends a 103 with the Link headers set so far. fasthttp's
@@ -142,7 +94,7 @@ func (w *writer) WriteHeader(code int) {
 // from the header map, once, as on net/http.
 func (w *writer) earlyHints() {
 	resp := &w.x.ctx.Response
-	for _, v := range w.h["Link"] {
+	for _, v := range w.HeaderValues("Link") {
 		resp.Header.Add("Link", v)
 	}
 	_ = w.x.ctx.EarlyHints()

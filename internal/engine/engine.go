@@ -90,18 +90,28 @@ type HeaderReuser interface {
 	HandOutHeader()
 }
 
-// ContentTyper is implemented by a writer (Exchange.Writer) that can keep
-// the Content-Type core's renderers give (Text, HTML, JSON) beside its
-// header map, as the fasthttp engine's does: a response whose only header
-// is its type then costs no map insertion, lookup or clearing. Core calls
-// it only while no code outside its own writes holds the map (see
-// HeaderReuser), so that the map cannot change without Header being
-// called.
-type ContentTyper interface {
-	// SetContentTypeIfUnset does what h["Content-Type"] = v does to the
-	// header map h when h has no Content-Type; v is shared and never
-	// modified. Header returns the map with v in it from then on.
-	SetContentTypeIfUnset(v []string)
+// HeaderStore is implemented by a writer (Exchange.Writer) that can keep
+// the response headers core sets outside its header map, as the fasthttp
+// engine's does (for the map's insertions, lookup, iteration and clearing
+// per request). Each method does to the headers what its comment says it
+// does to a header map h; keys are canonical, and a slice of values is
+// shared: the store never writes into it. The writer's Header returns the
+// map with every header the store kept put in, and the store works on the
+// map from then on. Core uses the store only while its own writer is the
+// one in front of the engine's (no wrapper of a middleware), so that the
+// headers change only through the store or through Header.
+type HeaderStore interface {
+	// HeaderValues returns h[key].
+	HeaderValues(key string) []string
+	// SetHeader does h[key] = []string{value}, without the slice.
+	SetHeader(key, value string)
+	// SetHeaderValues does h[key] = values, or delete(h, key) for none.
+	SetHeaderValues(key string, values []string)
+	// AddHeader does h[key] = append(h[key], value).
+	AddHeader(key, value string)
+	// SetHeaderIfUnset does h[key] = values unless h has key (even with
+	// no value).
+	SetHeaderIfUnset(key string, values []string)
 }
 
 // Handler serves one Exchange; the Application's.

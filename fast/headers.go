@@ -1,0 +1,229 @@
+// The response headers of the fasthttp engine's writer.
+//
+// A header map costs the engine per request an insertion per header, a
+// lookup of the Content-Type, an iteration (with its random start) to copy
+// the headers into fasthttp's response header, and a clearing for the next
+// request. So the writer keeps the headers core sets (engine.HeaderStore:
+// SetResponseHeader, the middleware's fields, cookies, the renderers'
+// Content-Type) in a list of its own instead, in the order set: a key (core
+// makes it canonical) with one value, or with a slice of values that is
+// shared and never written to, so that setting a header allocates nothing.
+// Each operation does to the list what the same operation does to a map
+// (a key is in the list once, at most). The list serves while the map is
+// not asked for; Header moves the list into the map (map mode), for the
+// code that reads or keeps the map, and from then on, until the request
+// ends, the store works on the map. When the status goes out, the list
+// (or the map) is copied into fasthttp's response header, in order.
+
+package fast
+
+import (
+	"net/http"
+	"unsafe"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/vireo-go/vireo/internal/engine"
+)
+
+var _ engine.HeaderStore = (*writer)(nil)
+
+// field is one header of the list: its values, or its one value.
+type field struct {
+	key    string
+	one    string
+	single bool // the value is one, values is unused
+	values []string
+}
+
+// slice returns f's values as a slice; a single value becomes one (the
+// only allocation of the list, for a reader of a header set by value).
+func (f *field) slice() []string {
+	if f.single {
+		f.values, f.one, f.single = []string{f.one}, "", false
+	}
+	return f.values
+}
+
+// headers is the list, or the map once it was asked for.
+type headers struct {
+	list   []field
+	h      http.Header
+	mapped bool // the map holds the headers (Header was called)
+}
+
+// find returns the index of key in the list, or -1.
+func (hs *headers) find(key string) int {
+	for i := range hs.list {
+		if hs.list[i].key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// toMap moves the list into the map: map mode, until reset.
+func (hs *headers) toMap() {
+	for i := range hs.list {
+		f := &hs.list[i]
+		hs.h[f.key] = f.slice()
+	}
+	hs.dropList()
+	hs.mapped = true
+}
+
+// dropList empties the list, keeping its array (and none of its strings).
+func (hs *headers) dropList() {
+	clear(hs.list)
+	hs.list = hs.list[:0]
+}
+
+// HeaderValues returns the values of key (h[key]).
+func (w *writer) HeaderValues(key string) []string {
+	if w.mapped {
+		return w.h[key]
+	}
+	if i := w.find(key); i >= 0 {
+		return w.list[i].slice()
+	}
+	return nil
+}
+
+// SetHeader does h[key] = []string{value}, without the slice.
+func (w *writer) SetHeader(key, value string) {
+	if w.mapped {
+		w.h[key] = []string{value}
+		return
+	}
+	if i := w.find(key); i >= 0 {
+		w.list[i] = field{key: key, one: value, single: true}
+		return
+	}
+	w.list = append(w.list, field{key: key, one: value, single: true})
+}
+
+// SetHeaderValues does h[key] = values, or deletes key for no values.
+func (w *writer) SetHeaderValues(key string, values []string) {
+	if w.mapped {
+		if len(values) == 0 {
+			delete(w.h, key)
+		} else {
+			w.h[key] = values
+		}
+		return
+	}
+	i := w.find(key)
+	switch {
+	case len(values) == 0 && i >= 0:
+		n := len(w.list) - 1
+		copy(w.list[i:], w.list[i+1:])
+		w.list[n] = field{} // the array keeps no strings of the dropped field
+		w.list = w.list[:n]
+	case len(values) == 0:
+	case i >= 0:
+		w.list[i] = field{key: key, values: values}
+	default:
+		w.list = append(w.list, field{key: key, values: values})
+	}
+}
+
+// AddHeader does h[key] = append(h[key], value).
+func (w *writer) AddHeader(key, value string) {
+	if w.mapped {
+		w.h[key] = append(w.h[key], value)
+		return
+	}
+	i := w.find(key)
+	if i < 0 {
+		w.list = append(w.list, field{key: key, one: value, single: true})
+		return
+	}
+	f := &w.list[i]
+	vs := f.slice()
+	f.values = append(vs[:len(vs):len(vs)], value) // a copy: vs may be shared
+}
+
+// SetHeaderIfUnset does h[key] = values unless key is in h.
+func (w *writer) SetHeaderIfUnset(key string, values []string) {
+	if w.mapped {
+		if _, ok := w.h[key]; !ok {
+			w.h[key] = values
+		}
+		return
+	}
+	if w.find(key) < 0 {
+		w.list = append(w.list, field{key: key, values: values})
+	}
+}
+
+// sendHeaders copies the headers into fasthttp's response header and
+// reports whether they type the body: a Content-Type (present, even with
+// no value, as on net/http) or a Content-Encoding (which net/http does not
+// sniff either). fasthttp frames the buffered body itself, so
+// Content-Length and Transfer-Encoding are not copied.
+func (hs *headers) sendHeaders(rh *fasthttp.ResponseHeader) (typed bool) {
+	if hs.mapped {
+		// The Content-Type is looked up rather than found by ranging: a map
+		// holding nothing else then costs no iteration.
+		ct, typed := hs.h["Content-Type"]
+		if len(ct) > 0 {
+			rh.SetContentType(ct[0])
+		}
+		if typed && len(hs.h) == 1 {
+			return true
+		}
+		for k, vs := range hs.h {
+			if !sendable(k) {
+				continue
+			}
+			typed = typed || k == "Content-Encoding"
+			for _, v := range vs {
+				rh.Add(k, v) // a key of the map may not be canonical
+			}
+		}
+		return typed
+	}
+	for i := range hs.list {
+		f := &hs.list[i]
+		switch {
+		case f.key == "Content-Type":
+			typed = true
+			if v := f.first(); v != "" {
+				rh.SetContentType(v)
+			}
+			continue
+		case !sendable(f.key):
+			continue
+		case f.key == "Content-Encoding":
+			typed = true
+		}
+		// The key is canonical and unique in the list, and fasthttp copies
+		// key and value: views of the strings do, without a copy of ours.
+		key := unsafe.Slice(unsafe.StringData(f.key), len(f.key))
+		if f.single {
+			rh.SetCanonical(key, unsafe.Slice(unsafe.StringData(f.one), len(f.one)))
+			continue
+		}
+		for _, v := range f.values {
+			rh.AddBytesKV(key, unsafe.Slice(unsafe.StringData(v), len(v)))
+		}
+	}
+	return typed
+}
+
+// sendable reports whether the header named key is copied into fasthttp's
+// response header (see sendHeaders).
+func sendable(key string) bool {
+	return key != "Content-Type" && key != "Content-Length" && key != "Transfer-Encoding"
+}
+
+// first returns f's first value, or "".
+func (f *field) first() string {
+	if f.single {
+		return f.one
+	}
+	if len(f.values) > 0 {
+		return f.values[0]
+	}
+	return ""
+}
