@@ -3,15 +3,16 @@
 //
 // A dependency is either a static value, injected as it is, or a provider
 // func(core.Context) T or func(core.Context) (T, error), called once per
-// request and per use. The parameter may also be a non-empty interface
-// that core.Context implements, so that a package can offer a provider
-// without mvc importing it: the sessions Manager's Start, a
-// func(sessions.Exchange) (*sessions.Session, error), provides the
-// request's *sessions.Session, and an application that does not provide
-// it does not link sessions. Containers form a chain: a child application (Group)
-// and each controller (BeforeRegister) get a container whose parent is the
-// one they came from, so they see every dependency of their parents and can
-// add or shadow their own without affecting them.
+// request and per use. The sessions Manager's Start, a
+// func(core.Context) (*sessions.Session, error), is one: it provides the
+// request's *sessions.Session without mvc importing sessions, so an
+// application that does not provide it does not link them. The parameter
+// may also be a non-empty interface that core.Context implements (say
+// interface{ Request() *http.Request }), so that a package can offer a
+// provider without importing core. Containers form a chain: a child
+// application (Group) and each controller (BeforeRegister) get a container
+// whose parent is the one they came from, so they see every dependency of
+// their parents and can add or shadow their own without affecting them.
 //
 // Lookup happens at registration only. For a wanted type T it takes, from
 // the innermost container outward and the newest registration first, the
@@ -74,12 +75,12 @@ func newDependencies(parent *Dependencies) *Dependencies {
 
 // Provide adds values and providers to the container. A func with the
 // signature func(core.Context) T or func(core.Context) (T, error) is a
-// provider of T, called per request, as is one whose parameter is a
-// non-empty interface core.Context implements (sessions.Manager.Start); anything else is a value injected as
-// it is, under its dynamic type. Provide returns an error for a nil value
-// and for a provider of nothing; the other arguments are registered anyway.
-// On a controller's container (BeforeRegister), the errors are also
-// returned by mvc.Register.
+// provider of T, called per request (sessions.Manager.Start is one), as is
+// one whose parameter is a non-empty interface core.Context implements;
+// anything else is a value injected as it is, under its dynamic type.
+// Provide returns an error for a nil value and for a provider of nothing;
+// the other arguments are registered anyway. On a controller's container
+// (BeforeRegister), the errors are also returned by mvc.Register.
 func (d *Dependencies) Provide(values ...any) error {
 	var errs []error
 	for _, v := range values {

@@ -157,6 +157,43 @@ func TestProviderAndFields(t *testing.T) {
 	}
 }
 
+// requester is a non-empty interface core.Context implements: a provider
+// taking it needs no import of core.
+type requester interface{ Request() *http.Request }
+
+// agent is what agentOf provides.
+type agent string
+
+func agentOf(r requester) agent { return agent(r.Request().UserAgent()) }
+
+type agentController struct{}
+
+func (*agentController) Get(a agent) string { return "agent " + string(a) }
+
+// TestProviderOfInterfaceParameter checks a provider whose parameter is an
+// interface core.Context implements: it is called with the request's
+// Context.
+func TestProviderOfInterfaceParameter(t *testing.T) {
+	app := quietApp()
+	m := mvc.New(app.Group("/agent"))
+	if err := m.Provide(agentOf); err != nil {
+		t.Fatal(err)
+	}
+	if err := mvc.Register(m, &agentController{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := app.Build(); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := http.NewRequest(http.MethodGet, "/agent", nil)
+	r.Header.Set("User-Agent", "probe/1")
+	rec := newRecorder()
+	app.ServeHTTP(rec, r)
+	if rec.Code != 200 || rec.Body.String() != "agent probe/1" {
+		t.Fatalf("%d %q", rec.Code, rec.Body.String())
+	}
+}
+
 // sessionController reads and writes the session of the request.
 type sessionController struct {
 	Session *sessions.Session

@@ -85,7 +85,7 @@ func BenchmarkSetGetNewSessionManagerOnly(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		w.reset()
-		s, err := m.Start(sessions.HTTP(w, req))
+		s, err := m.StartHTTP(w, req)
 		if err != nil {
 			b.Fatal(err)
 		}

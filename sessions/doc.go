@@ -19,17 +19,18 @@
 //		ctx.WriteString(sessions.Get(ctx).GetString("user", "anonymous"))
 //	})
 //
-// # One entry point per operation
+// # One entry point per operation and world
 //
 // New returns a Manager or the errors of its options; MustNew panics
 // instead. Start returns the request's session (Handler calls it for every
 // route below it; without Handler, call it where a session is needed), Get
 // the one already started, Regenerate, Destroy and UpdateExpiration act on
-// it. Each takes an Exchange: a vireo.Context, or, in plain net/http code,
-// HTTP(w, r), with m.Wrap as the middleware:
+// it. Each takes the request's vireo.Context. Plain net/http code has the
+// same operations under the same names ending in HTTP, which take the
+// handler's w and r (GetHTTP only r), with m.Wrap as the middleware:
 //
 //	mux.HandleFunc("/me", func(w http.ResponseWriter, r *http.Request) {
-//		sess := sessions.Get(sessions.HTTP(w, r))
+//		sess := sessions.GetHTTP(r)
 //		io.WriteString(w, sess.GetString("user", "anonymous"))
 //	})
 //	http.ListenAndServe(addr, m.Wrap(mux))
@@ -53,7 +54,7 @@
 // which believes the X-Forwarded-Proto or Forwarded header of proxies
 // trusted with core.WithTrustedProxies, so behind a TLS-terminating proxy
 // the session cookie is Secure as HSTS and the CSRF cookie are (for plain
-// net/http code, HTTP(w, r), the request's own TLS).
+// net/http code, the functions ending in HTTP, the request's own TLS).
 //
 // A new session exists only in its request until a handler writes to it:
 // then it draws its ID, the response gets its cookie and the store gets
@@ -79,8 +80,9 @@
 // next request finds them on every store; a failure of that save can no
 // longer change the response and is logged. A new session first written
 // after the response started is not saved: its cookie could not be sent,
-// so no client holds its ID. Outside Wrap, HTTP(w, r) cannot see the
-// response start, so each change is saved at once and a failure is logged.
+// so no client holds its ID. Outside Wrap, the net/http functions (StartHTTP
+// and the others) cannot see the response start, so each change is saved at
+// once and a failure is logged.
 //
 // When the Database cannot load a session, the request that needs it gets
 // 503 too - Handler stops the chain with a *StoreError, Start returns it -

@@ -82,21 +82,22 @@ func Example() {
 	// GET /me with the old cookie: anonymous
 }
 
-// In net/http code, Wrap is the middleware and HTTP(w, r) the Exchange
-// that Get, Start, Regenerate, Destroy and UpdateExpiration take.
+// In net/http code, Wrap is the middleware, and GetHTTP, StartHTTP,
+// RegenerateHTTP, DestroyHTTP and UpdateExpirationHTTP take the handler's
+// w and r where the vireo forms take a Context.
 func ExampleManager_Wrap() {
 	m := sessions.MustNew()
 	defer m.Close()
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /cart", func(w http.ResponseWriter, r *http.Request) {
-		sess := sessions.Get(sessions.HTTP(w, r))
+		sess := sessions.GetHTTP(r)
 		sess.Set("items", sess.GetInt("items", 0)+1)
 		fmt.Fprintln(w, "added")
 	})
 	mux.HandleFunc("POST /checkout", func(w http.ResponseWriter, r *http.Request) {
-		items := sessions.Get(sessions.HTTP(w, r)).GetInt("items", 0)
-		if err := m.Destroy(sessions.HTTP(w, r)); err != nil {
+		items := sessions.GetHTTP(r).GetInt("items", 0)
+		if err := m.DestroyHTTP(w, r); err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}

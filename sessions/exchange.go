@@ -1,6 +1,7 @@
-// This file connects the Manager to requests: the Exchange every operation
-// takes, the middleware of both worlds (Handler for vireo, Wrap for
-// net/http), and the save that runs just before a response goes out.
+// This file connects the Manager to requests: the one form both worlds'
+// operations are turned into (exchange), the middleware of both worlds
+// (Handler for vireo, Wrap for net/http), and the save that runs just
+// before a response goes out.
 //
 // A request's session is kept where later code of the same request finds
 // it: in ctx.Values() under ValuesKey for vireo, in the request context
@@ -23,7 +24,6 @@ package sessions
 import (
 	"bufio"
 	"context"
-	"errors"
 	"net"
 	"net/http"
 
@@ -33,21 +33,20 @@ import (
 // ValuesKey is the key of the *Session in ctx.Values().
 const ValuesKey = "vireo.session"
 
-// Exchange is a request and its response, what every session operation
-// works on: a core.Context (vireo.Context), or in net/http code what
-// HTTP(w, r) returns. Other implementations are refused (Start returns
-// ErrExchange): the operations look at those two concrete types and never
-// call an Exchange's methods through the interface, which is what lets a
-// core.Context passed as an Exchange stay on the caller's stack instead of
-// being copied to the heap at every call.
-type Exchange interface {
-	Request() *http.Request
-	ResponseWriter() http.ResponseWriter
+// exchange is a request and its response in the one form the operations
+// of both worlds share: a vireo request (c), or a net/http one (hx, when
+// not nil). Start and the other vireo functions build it around their
+// core.Context, StartHTTP and the other net/http ones with httpOf. It is
+// passed by value and its core.Context is only ever called as the
+// concrete type, so a core.Context stays on its caller's stack.
+type exchange struct {
+	c  core.Context
+	hx *httpExchange
 }
 
-// httpExchange is the Exchange of net/http code. Inside Wrap it is stored
-// in the request context, so every HTTP(w, r) of the request returns it and
-// its session.
+// httpExchange is a net/http request and its response. Inside Wrap it is
+// stored in the request context, so that every net/http function of the
+// request finds it and its session.
 type httpExchange struct {
 	w       http.ResponseWriter
 	r       *http.Request
@@ -55,72 +54,65 @@ type httpExchange struct {
 	wrapped *saveWriter // Wrap's writer; nil outside Wrap
 }
 
-func (x *httpExchange) Request() *http.Request              { return x.r }
-func (x *httpExchange) ResponseWriter() http.ResponseWriter { return x.w }
-
 type ctxKey struct{}
 
-// HTTP returns the Exchange of a net/http handler's w and r, for Start,
-// Get, Regenerate, Destroy and UpdateExpiration. Inside Wrap it is the
-// request's own (its session is found again and saved before the
-// response); outside, each change to a session of a copying Database is
-// saved at once.
-func HTTP(w http.ResponseWriter, r *http.Request) Exchange {
-	if x, _ := r.Context().Value(ctxKey{}).(*httpExchange); x != nil {
-		return x
+// httpOf returns the exchange of a net/http handler's w and r: inside Wrap
+// the request's own (its session is found again and saved before the
+// response); outside, a new one, whose session's changes to a copying
+// Database are saved at once.
+func httpOf(w http.ResponseWriter, r *http.Request) exchange {
+	if hx, _ := r.Context().Value(ctxKey{}).(*httpExchange); hx != nil {
+		return exchange{hx: hx}
 	}
-	return &httpExchange{w: w, r: r}
+	return exchange{hx: &httpExchange{w: w, r: r}}
 }
 
-// ErrExchange is returned for an Exchange that is neither a core.Context
-// nor a value HTTP returned.
-var ErrExchange = errors.New("sessions: the Exchange must be a core.Context or come from HTTP(w, r)")
-
 // secureOf reports whether the client's connection is HTTPS, the one
-// scheme check of the framework: for a core.Context, Context.IsTLS, which
+// scheme check of the framework: for a vireo request, Context.IsTLS, which
 // believes X-Forwarded-Proto or Forwarded from the proxies trusted with
 // core.WithTrustedProxies, as HSTS and the CSRF cookie do; for plain
 // net/http code, which has no trusted proxies, the request's own TLS.
-func secureOf(x Exchange) bool {
-	switch x := x.(type) {
-	case core.Context:
-		return x.IsTLS()
-	case *httpExchange:
-		return x.r.TLS != nil
+func secureOf(x exchange) bool {
+	if x.hx != nil {
+		return x.hx.r.TLS != nil
 	}
-	return false
+	return x.c.IsTLS()
 }
 
 // headerOf returns the response header of x's response, for the cookie of
 // a Destroy, Regenerate or UpdateExpiration of a session that was not new
 // (a new one's is sent by its hook), where a Set-Cookie of the same name
-// may have to be replaced. For a core.Context the map is handed out, which
-// costs an engine that reuses its map (fasthttp) a fresh one for that
-// request only.
-func headerOf(x Exchange) http.Header {
-	switch x := x.(type) {
-	case core.Context:
-		return x.ResponseHeader() // without making the writer ResponseWriter returns
-	case *httpExchange:
-		return x.w.Header()
+// may have to be replaced. For a vireo request the map is handed out,
+// which costs an engine that reuses its map (fasthttp) a fresh one for
+// that request only.
+func headerOf(x exchange) http.Header {
+	if x.hx != nil {
+		return x.hx.w.Header()
 	}
-	return http.Header{}
+	return x.c.ResponseHeader() // without making the writer ResponseWriter returns
 }
 
 // Get returns the session started for this request (by Handler, Wrap or
-// Start), or nil when none was. x is a core.Context, or HTTP(w, r).
-func Get(x Exchange) *Session {
-	if c, ok := x.(core.Context); ok {
-		if s, _ := c.Values().Get(ValuesKey).(*Session); s != nil {
-			return s
-		}
-		// A session Wrap started, reached through vireo's WrapMiddleware
-		// (RequestContext: without making an engine other than net/http
-		// build the *http.Request).
-		if hx, _ := c.RequestContext().Value(ctxKey{}).(*httpExchange); hx != nil {
-			return hx.sess
-		}
-	} else if hx, ok := x.(*httpExchange); ok {
+// Start), or nil when none was. GetHTTP is Get for net/http code.
+func Get(ctx core.Context) *Session {
+	if s, _ := ctx.Values().Get(ValuesKey).(*Session); s != nil {
+		return s
+	}
+	// A session Wrap started, reached through vireo's WrapMiddleware
+	// (RequestContext: without making an engine other than net/http build
+	// the *http.Request).
+	if hx, _ := ctx.RequestContext().Value(ctxKey{}).(*httpExchange); hx != nil {
+		return hx.sess
+	}
+	return nil
+}
+
+// GetHTTP is Get for net/http code: the session Wrap (or StartHTTP inside
+// Wrap) started for r, or nil when none was. Outside Wrap nothing keeps a
+// session between calls, so GetHTTP returns nil: keep what StartHTTP
+// returned.
+func GetHTTP(r *http.Request) *Session {
+	if hx, _ := r.Context().Value(ctxKey{}).(*httpExchange); hx != nil {
 		return hx.sess
 	}
 	return nil
@@ -128,14 +120,14 @@ func Get(x Exchange) *Session {
 
 // forget drops the request's session after Destroy, so that a later Start
 // begins a new one.
-func (m *Manager) forget(x Exchange) {
-	if c, ok := x.(core.Context); ok {
-		c.Values().Delete(ValuesKey)
+func (m *Manager) forget(x exchange) {
+	if hx := x.hx; hx != nil {
+		if hx.sess != nil && hx.sess.m == m {
+			hx.sess = nil
+		}
 		return
 	}
-	if hx, ok := x.(*httpExchange); ok && hx.sess != nil && hx.sess.m == m {
-		hx.sess = nil
-	}
+	x.c.Values().Delete(ValuesKey)
 }
 
 // Handler returns vireo middleware that starts the session before the rest
@@ -154,8 +146,9 @@ func (m *Manager) Handler() core.Handler {
 }
 
 // Wrap is net/http middleware: it starts the session, which next finds with
-// Get(HTTP(w, r)), and saves its changes just before the response goes
-// out. A Database error answers 503 Service Unavailable, without calling
+// GetHTTP(r) and StartHTTP, RegenerateHTTP, DestroyHTTP and
+// UpdateExpirationHTTP act on, and saves its changes just before the
+// response goes out. A Database error answers 503 Service Unavailable, without calling
 // next when the session cannot be loaded, instead of next's response when
 // its changes cannot be saved.
 func (m *Manager) Wrap(next http.Handler) http.Handler {
@@ -164,7 +157,7 @@ func (m *Manager) Wrap(next http.Handler) http.Handler {
 		sw := &saveWriter{ResponseWriter: w, x: x}
 		x.w, x.wrapped = sw, sw
 		x.r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, x))
-		if _, err := m.startHTTP(x); err != nil {
+		if _, err := m.startNetHTTP(x); err != nil {
 			m.log.Error("sessions: cannot start session", "err", err)
 			http.Error(w, "503 Service Unavailable: session store unavailable", http.StatusServiceUnavailable)
 			return

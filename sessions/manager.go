@@ -10,8 +10,11 @@
 // store nothing and sends no cookie. A client-chosen ID is never adopted.
 // A Database error is returned, never papered over with an empty session.
 //
-// Every operation takes an Exchange, the request and its response: a
-// core.Context, or HTTP(w, r) in plain net/http code.
+// Every operation has two forms: one of a vireo request, which takes its
+// core.Context (Start, Regenerate, Destroy, UpdateExpiration), and one of
+// plain net/http code, which takes its w and r (StartHTTP, RegenerateHTTP,
+// DestroyHTTP, UpdateExpirationHTTP). Both turn the request into an
+// exchange (exchange.go) and run the one implementation.
 
 package sessions
 
@@ -101,7 +104,7 @@ func (m *Manager) Close() error {
 }
 
 // Start returns the request's session: the one already started for it
-// (by Handler, Wrap or an earlier Start), else the one its cookie names,
+// (by Handler or an earlier Start), else the one its cookie names,
 // else a new, empty session that is stored, and whose cookie is sent, only
 // when a handler writes to it. Write to a session before writing the
 // response: its changes are saved, and a new session's cookie set, before
@@ -112,15 +115,25 @@ func (m *Manager) Close() error {
 // session is not stored (see the package documentation).
 //
 // The error, a *StoreError when the Database cannot be reached, answers
-// 503 through ctx.StopWithError. x is a core.Context, or HTTP(w, r).
-func (m *Manager) Start(x Exchange) (*Session, error) {
-	switch x := x.(type) {
-	case core.Context:
-		return m.startCore(x)
-	case *httpExchange:
-		return m.startHTTP(x)
+// 503 through ctx.StopWithError. StartHTTP is Start for net/http code.
+func (m *Manager) Start(ctx core.Context) (*Session, error) { return m.startCore(ctx) }
+
+// StartHTTP is Start for net/http code. Inside Wrap it returns the session
+// Wrap started (its changes are saved just before the response, as with
+// Start); outside Wrap nothing sees the response start, so each change to
+// a session of a Database that copies records is saved at once (a failure
+// is logged), and each call loads the session anew: keep the one it
+// returns. A *StoreError means the Database cannot be reached (answer 503).
+func (m *Manager) StartHTTP(w http.ResponseWriter, r *http.Request) (*Session, error) {
+	return m.start(httpOf(w, r))
+}
+
+// start is Start of either world.
+func (m *Manager) start(x exchange) (*Session, error) {
+	if x.hx != nil {
+		return m.startNetHTTP(x.hx)
 	}
-	return nil, ErrExchange
+	return m.startCore(x.c)
 }
 
 func (m *Manager) startCore(c core.Context) (*Session, error) {
@@ -157,7 +170,7 @@ func (m *Manager) startCore(c core.Context) (*Session, error) {
 	return s, nil
 }
 
-func (m *Manager) startHTTP(x *httpExchange) (*Session, error) {
+func (m *Manager) startNetHTTP(x *httpExchange) (*Session, error) {
 	if s := x.sess; s != nil && s.m == m && !s.rec.destroyed() {
 		return s, nil
 	}
@@ -187,8 +200,8 @@ const (
 	// saveBeforeWrite: once, just before the response goes out (a core
 	// before-write hook, or Wrap's writer).
 	saveBeforeWrite saveMode = iota
-	// saveEachWrite: every change at once (HTTP(w, r) outside Wrap,
-	// where nothing sees the response start).
+	// saveEachWrite: every change at once (the net/http functions
+	// outside Wrap, where nothing sees the response start).
 	saveEachWrite
 )
 
@@ -327,8 +340,17 @@ func (m *Manager) slide(c core.Context, h http.Header, secure bool, s *Session, 
 // Destroy ends the request's session: its data is removed from the
 // Database and emptied for every holder, and the response expires its
 // cookie. A later Start in the same request begins a new session.
-func (m *Manager) Destroy(x Exchange) error {
-	s, err := m.Start(x)
+// DestroyHTTP is Destroy for net/http code.
+func (m *Manager) Destroy(ctx core.Context) error { return m.destroy(exchange{c: ctx}) }
+
+// DestroyHTTP is Destroy for net/http code (see StartHTTP for the session
+// it acts on, inside and outside Wrap).
+func (m *Manager) DestroyHTTP(w http.ResponseWriter, r *http.Request) error {
+	return m.destroy(httpOf(w, r))
+}
+
+func (m *Manager) destroy(x exchange) error {
+	s, err := m.start(x)
 	if err != nil {
 		return err
 	}
@@ -354,8 +376,19 @@ func (m *Manager) Destroy(x Exchange) error {
 // Regenerate gives the request's session a new ID with the same values and
 // sends the new cookie; the old ID is dead once it returns. Call it at
 // login (and at any privilege change) against session fixation.
-func (m *Manager) Regenerate(x Exchange) (*Session, error) {
-	s, err := m.Start(x)
+// RegenerateHTTP is Regenerate for net/http code.
+func (m *Manager) Regenerate(ctx core.Context) (*Session, error) {
+	return m.regenerate(exchange{c: ctx})
+}
+
+// RegenerateHTTP is Regenerate for net/http code (see StartHTTP for the
+// session it acts on, inside and outside Wrap).
+func (m *Manager) RegenerateHTTP(w http.ResponseWriter, r *http.Request) (*Session, error) {
+	return m.regenerate(httpOf(w, r))
+}
+
+func (m *Manager) regenerate(x exchange) (*Session, error) {
+	s, err := m.start(x)
 	if err != nil {
 		return nil, err
 	}
@@ -404,8 +437,19 @@ func (m *Manager) Regenerate(x Exchange) (*Session, error) {
 // slides by that lifetime from then on, and the response carries a
 // persistent cookie of that Max-Age. A lifetime <= 0 returns the session to
 // the Manager's default. It counts as a write: a new session is stored.
-func (m *Manager) UpdateExpiration(x Exchange, lifetime time.Duration) error {
-	s, err := m.Start(x)
+// UpdateExpirationHTTP is UpdateExpiration for net/http code.
+func (m *Manager) UpdateExpiration(ctx core.Context, lifetime time.Duration) error {
+	return m.updateExpiration(exchange{c: ctx}, lifetime)
+}
+
+// UpdateExpirationHTTP is UpdateExpiration for net/http code (see
+// StartHTTP for the session it acts on, inside and outside Wrap).
+func (m *Manager) UpdateExpirationHTTP(w http.ResponseWriter, r *http.Request, lifetime time.Duration) error {
+	return m.updateExpiration(httpOf(w, r), lifetime)
+}
+
+func (m *Manager) updateExpiration(x exchange, lifetime time.Duration) error {
+	s, err := m.start(x)
 	if err != nil {
 		return err
 	}

@@ -483,11 +483,11 @@ func TestNetHTTPWrap(t *testing.T) {
 	defer m.Close()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/set", func(w http.ResponseWriter, r *http.Request) {
-		sessions.Get(sessions.HTTP(w, r)).Set("name", r.URL.Query().Get("name"))
+		sessions.GetHTTP(r).Set("name", r.URL.Query().Get("name"))
 	})
 	mux.HandleFunc("/get", func(w http.ResponseWriter, r *http.Request) {
-		s, err := m.Start(sessions.HTTP(w, r)) // the session Wrap started
-		if err != nil || s != sessions.Get(sessions.HTTP(w, r)) {
+		s, err := m.StartHTTP(w, r) // the session Wrap started
+		if err != nil || s != sessions.GetHTTP(r) {
 			t.Errorf("Start inside Wrap: %v, another session than Get's", err)
 		}
 		io.WriteString(w, s.GetString("name", ""))
@@ -546,7 +546,7 @@ func TestOneSessionManyGoroutines(t *testing.T) {
 	cookie := "vireo_sid=" + sessionCookie(res, "vireo_sid").Value
 	req := httptest.NewRequest(http.MethodGet, "/", nil)
 	req.Header.Set("Cookie", cookie)
-	s, err := a.m.Start(sessions.HTTP(httptest.NewRecorder(), req))
+	s, err := a.m.StartHTTP(httptest.NewRecorder(), req)
 	if err != nil || s.IsNew() {
 		t.Fatalf("Start: %v new=%v", err, s.IsNew())
 	}
@@ -651,38 +651,9 @@ func TestSameValueIsNotAWrite(t *testing.T) {
 	}
 }
 
-// foreignExchange is an Exchange that neither core nor HTTP made.
-type foreignExchange struct{ r *http.Request }
-
-func (x foreignExchange) Request() *http.Request              { return x.r }
-func (x foreignExchange) ResponseWriter() http.ResponseWriter { return httptest.NewRecorder() }
-
-// TestForeignExchangeRefused checks that an Exchange of another type gets
-// ErrExchange from every operation instead of a session nobody saves.
-func TestForeignExchangeRefused(t *testing.T) {
-	m := sessions.MustNew()
-	defer m.Close()
-	x := foreignExchange{httptest.NewRequest(http.MethodGet, "/", nil)}
-	if _, err := m.Start(x); !errors.Is(err, sessions.ErrExchange) {
-		t.Fatalf("Start: %v, want ErrExchange", err)
-	}
-	if _, err := m.Regenerate(x); !errors.Is(err, sessions.ErrExchange) {
-		t.Fatalf("Regenerate: %v, want ErrExchange", err)
-	}
-	if err := m.Destroy(x); !errors.Is(err, sessions.ErrExchange) {
-		t.Fatalf("Destroy: %v, want ErrExchange", err)
-	}
-	if err := m.UpdateExpiration(x, time.Hour); !errors.Is(err, sessions.ErrExchange) {
-		t.Fatalf("UpdateExpiration: %v, want ErrExchange", err)
-	}
-	if s := sessions.Get(x); s != nil {
-		t.Fatal("Get found a session for a foreign Exchange")
-	}
-}
-
-// TestStartWithContextAllocatesNothing checks that passing a core.Context
-// as an Exchange does not copy it to the heap: Start on a returning
-// in-memory session allocates nothing, as Handler and Get do.
+// TestStartWithContextAllocatesNothing checks that Start does not copy its
+// core.Context to the heap: Start on a returning in-memory session
+// allocates nothing, as Handler and Get do.
 func TestStartWithContextAllocatesNothing(t *testing.T) {
 	m := sessions.MustNew()
 	defer m.Close()

@@ -66,7 +66,7 @@ func saveApps(t *testing.T, m *sessions.Manager) map[string]http.Handler {
 	for _, wr := range writers {
 		wr := wr
 		mux.HandleFunc(wr.path, func(w http.ResponseWriter, r *http.Request) {
-			s := sessions.Get(sessions.HTTP(w, r))
+			s := sessions.GetHTTP(r)
 			user := r.URL.Query().Get("user")
 			if user == "" {
 				user = "ann"
@@ -213,12 +213,12 @@ func TestWriteAfterResponseStarted(t *testing.T) {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/set", func(w http.ResponseWriter, r *http.Request) {
-		sessions.Get(sessions.HTTP(w, r)).Set("user", r.URL.Query().Get("user"))
+		sessions.GetHTTP(r).Set("user", r.URL.Query().Get("user"))
 		io.WriteString(w, "set")
 	})
 	mux.HandleFunc("/after", func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "written first")
-		sessions.Get(sessions.HTTP(w, r)).Set("user", r.URL.Query().Get("user"))
+		sessions.GetHTTP(r).Set("user", r.URL.Query().Get("user"))
 	})
 	apps["net/http/Wrap"] = m.Wrap(mux)
 	for name, h := range apps {

@@ -396,7 +396,8 @@ func (s *Session) stored() bool {
 // started is not saved then, as its cookie could not be sent. Call Save
 // yourself after writing to a session from a goroutine that outlives the
 // request, or to report a failure while the handler can still act on it.
-// Outside Wrap, HTTP(w, r) saves each change at once.
+// Outside Wrap, a session of StartHTTP (or of the other net/http
+// functions) saves each change at once.
 func (s *Session) Save() error {
 	if s == nil {
 		return nil
