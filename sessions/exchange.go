@@ -26,6 +26,8 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"slices"
+	"time"
 
 	"github.com/vireo-go/vireo/core"
 )
@@ -79,17 +81,27 @@ func secureOf(x exchange) bool {
 	return x.c.IsTLS()
 }
 
-// headerOf returns the response header of x's response, for the cookie of
+// sendCookie sets the session cookie carrying value on x's response, for
 // a Destroy, Regenerate or UpdateExpiration of a session that was not new
-// (a new one's is sent by its hook), where a Set-Cookie of the same name
-// may have to be replaced. For a vireo request the map is handed out,
-// which costs an engine that reuses its map (fasthttp) a fresh one for
-// that request only.
-func headerOf(x exchange) http.Header {
+// (a new one's is sent by its hook), replacing a Set-Cookie of the same
+// name already there (see setCookie). A vireo response gets it in one
+// SetResponseHeaders call, which hands the header map to no one (an engine
+// that reuses its map keeps the reuse); a net/http one in its map.
+func (m *Manager) sendCookie(x exchange, value string, maxAge time.Duration, now time.Time) {
+	tls := secureOf(x)
 	if x.hx != nil {
-		return x.hx.w.Header()
+		m.setCookie(x.hx.w.Header(), tls, value, maxAge, now)
+		return
 	}
-	return x.c.ResponseHeader() // without making the writer ResponseWriter returns
+	v := m.cookieHeader(tls, value, maxAge, now)
+	x.c.SetResponseHeaders(core.NewHeaderFieldFunc("Set-Cookie", func(list []string) []string {
+		if i := m.cookieIndex(list); i >= 0 {
+			list = slices.Clone(list) // the response's own slice, perhaps shared
+			list[i] = v
+			return list
+		}
+		return append(list[:len(list):len(list)], v)
+	}))
 }
 
 // Get returns the session started for this request (by Handler, Wrap or

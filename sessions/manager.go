@@ -367,7 +367,7 @@ func (m *Manager) destroy(x exchange) error {
 		}
 	}
 	if (!s.isNew || sent) && !s.hooked { // a hooked session's hook expires its cookie
-		m.setCookie(headerOf(x), secureOf(x), "", -1, m.now())
+		m.sendCookie(x, "", -1, m.now())
 	}
 	m.forget(x)
 	return nil
@@ -427,7 +427,7 @@ func (m *Manager) regenerate(x exchange) (*Session, error) {
 	s.cookieSent = true
 	s.rec.mu.Unlock()
 	if !s.hooked {
-		m.setCookie(headerOf(x), secureOf(x), value, m.cookieMaxAge(s.rec), m.now())
+		m.sendCookie(x, value, m.cookieMaxAge(s.rec), m.now())
 	}
 	return s, nil
 }
@@ -473,7 +473,7 @@ func (m *Manager) updateExpiration(x exchange, lifetime time.Duration) error {
 	s.rec.mu.Lock()
 	s.cookieSent = true
 	s.rec.mu.Unlock()
-	m.setCookie(headerOf(x), secureOf(x), value, m.cookieMaxAge(s.rec), now)
+	m.sendCookie(x, value, m.cookieMaxAge(s.rec), now)
 	return nil
 }
 

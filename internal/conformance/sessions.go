@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,6 +78,7 @@ var sessionTests = []sessionTest{
 	{name: "ReadBack", run: sessionReadBack},
 	{name: "Regenerate", run: sessionRegenerate},
 	{name: "Destroy", run: sessionDestroy},
+	{name: "CookieReplacedInOneResponse", run: cookieReplacedInOneResponse},
 	{name: "CookieAmongOthers", run: cookieAmongOthers},
 	{name: "UnknownIDNotAdopted", run: unknownIDNotAdopted},
 	{name: "PersistentCookie", sessions: []sessions.Option{sessions.WithExpires(time.Hour)}, run: persistentCookie},
@@ -179,6 +181,24 @@ func (st *sessionServer) register(app *core.Application) {
 			return
 		}
 		c.WriteString("destroyed")
+	})
+	// /twice/{ops}: an unrelated cookie, then each operation of ops in
+	// turn (r: Regenerate, d: Destroy) in one request.
+	app.Get("/twice/{ops}", func(c core.Context) {
+		c.SetCookie(&http.Cookie{Name: "other", Value: "1"})
+		for _, op := range c.Param("ops") {
+			var err error
+			if op == 'r' {
+				_, err = st.m.Regenerate(c)
+			} else {
+				err = st.m.Destroy(c)
+			}
+			if err != nil {
+				c.StopWithError(err)
+				return
+			}
+		}
+		c.WriteString("done")
 	})
 	app.Get("/keep", func(c core.Context) {
 		st.mu.Lock()
@@ -382,6 +402,38 @@ func sessionDestroy(t *testing.T, st *sessionServer) {
 	r = st.get("/get", id)
 	expect(t, "the destroyed ID", r, "none")
 	noCookie(t, "the destroyed ID read", r)
+}
+
+// cookieReplacedInOneResponse: operations that each send the session
+// cookie, several in one request, leave one session cookie in the
+// response (the last one's) and the request's other cookies as they were.
+// A Regenerate after a Destroy acts on a new session, which sends nothing
+// until written: the expiring cookie stays.
+func cookieReplacedInOneResponse(t *testing.T, st *sessionServer) {
+	for _, ops := range []string{"rr", "rd", "dr"} {
+		id := issued(t, "first write", st.get("/set/v1", ""))
+		if id == "" {
+			t.FailNow()
+		}
+		r := st.get("/twice/"+ops, id)
+		expect(t, ops, r, "done")
+		if others := slices.DeleteFunc(slices.Clone(r.header.Values("Set-Cookie")), func(l string) bool { return strings.HasPrefix(l, sessionCookie+"=") }); !slices.Equal(others, []string{"other=1"}) {
+			t.Errorf("%s: other cookies %q, want [other=1]", ops, others)
+		}
+		lines := setCookies(r)
+		switch {
+		case ops == "rd" || ops == "dr":
+			if len(lines) != 1 || !strings.Contains(lines[0], "Max-Age=0") {
+				t.Errorf("%s: session cookies %q, want one expiring it", ops, lines)
+			}
+		default:
+			if fresh := issued(t, ops, r); fresh == id {
+				t.Errorf("%s: the old ID %q sent again", ops, id)
+			} else if fresh != "" {
+				expect(t, ops+": the last ID", st.get("/get", fresh), "v1")
+			}
+		}
+	}
 }
 
 // unknownIDNotAdopted: a cookie naming no live session - well-formed but
