@@ -197,15 +197,21 @@ func (hs *headers) sendHeaders(rh *fasthttp.ResponseHeader) (typed bool) {
 		case f.key == "Content-Encoding":
 			typed = true
 		}
-		// The key is canonical and unique in the list, and fasthttp copies
-		// key and value: views of the strings do, without a copy of ours.
+		// The key is canonical and unique in the list: its first value is
+		// set with SetCanonical, which skips fasthttp's normalising of the
+		// key (AddBytesKV, which the other values need, does it). fasthttp
+		// copies key and value, so views of the strings do.
 		key := unsafe.Slice(unsafe.StringData(f.key), len(f.key))
 		if f.single {
 			rh.SetCanonical(key, unsafe.Slice(unsafe.StringData(f.one), len(f.one)))
 			continue
 		}
-		for _, v := range f.values {
-			rh.AddBytesKV(key, unsafe.Slice(unsafe.StringData(v), len(v)))
+		for j, v := range f.values {
+			if j == 0 {
+				rh.SetCanonical(key, unsafe.Slice(unsafe.StringData(v), len(v)))
+			} else {
+				rh.AddBytesKV(key, unsafe.Slice(unsafe.StringData(v), len(v)))
+			}
 		}
 	}
 	return typed

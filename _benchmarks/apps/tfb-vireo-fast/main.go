@@ -1,16 +1,15 @@
 // Command tfb-vireo-fast is TechEmpower's six test types on Vireo's
 // fasthttp engine: the tfb-vireo app with only the engine changed
 // (vireo.WithEngine(fast.Engine())): routes on the app, a router middleware
-// that sets the Server header, JSON through ctx.JSON, the fortunes page
-// through the view package's html/template engine (embedded views, parsed
-// once), and pgx for PostgreSQL (db.go). The database calls take
-// ctx.RequestContext(), as in tfb-vireo: on this engine the request's
-// context alone, without the *http.Request that ctx.Request() would build
-// (the apps took ctx.Request().Context() before RequestContext existed,
-// which built it for every database request). It serves
+// that sets the Server header (a HeaderField made once), JSON through
+// ctx.JSON, the fortunes page through the view package's html/template
+// engine (embedded views, parsed once), and pgx for PostgreSQL (db.go). The
+// database calls take ctx.RequestContext(), as in tfb-vireo: on this engine
+// the request's context alone, without the *http.Request that ctx.Request()
+// would build (the apps took ctx.Request().Context() before RequestContext
+// existed, which built it for every database request). It serves
 // /plaintext, /json, /db, /queries?queries=N, /fortunes and
-// /updates?queries=N on 127.0.0.1:$PORT with the database at
-// $DATABASE_URL.
+// /updates?queries=N on 127.0.0.1:$PORT with the database at $DATABASE_URL.
 package main
 
 import (
@@ -59,8 +58,9 @@ func run() error {
 	if err := app.RegisterView(engine); err != nil {
 		return err
 	}
+	server := vireo.NewHeaderField("Server", "Vireo") // canonical once, not per request
 	app.UseBeforeRouting(func(ctx vireo.Context) {
-		ctx.SetResponseHeader("Server", "Vireo")
+		ctx.SetResponseHeaders(server)
 		ctx.Next()
 	})
 	routes(app, db)

@@ -1,10 +1,10 @@
 // Command tfb-vireo is TechEmpower's six test types on Vireo, written as an
 // application on the framework would be: routes on the app, a router
-// middleware that sets the Server header, JSON through ctx.JSON, the
-// fortunes page through the view package's html/template engine (embedded
-// views, parsed once), and pgx for PostgreSQL (db.go). It serves
-// /plaintext, /json, /db, /queries?queries=N, /fortunes and
-// /updates?queries=N on 127.0.0.1:$PORT with the database at
+// middleware that sets the Server header (a HeaderField made once), JSON
+// through ctx.JSON, the fortunes page through the view package's
+// html/template engine (embedded views, parsed once), and pgx for
+// PostgreSQL (db.go). It serves /plaintext, /json, /db, /queries?queries=N,
+// /fortunes and /updates?queries=N on 127.0.0.1:$PORT with the database at
 // $DATABASE_URL.
 package main
 
@@ -53,8 +53,9 @@ func run() error {
 	if err := app.RegisterView(engine); err != nil {
 		return err
 	}
+	server := vireo.NewHeaderField("Server", "Vireo") // canonical once, not per request
 	app.UseBeforeRouting(func(ctx vireo.Context) {
-		ctx.SetResponseHeader("Server", "Vireo")
+		ctx.SetResponseHeaders(server)
 		ctx.Next()
 	})
 	routes(app, db)
