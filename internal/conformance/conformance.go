@@ -570,7 +570,7 @@ func (typeHook) BeforeWrite(c core.Context) error {
 // the handler set before, is seen and can be replaced by a before-write
 // hook, reaches the client with the other headers, and never carries into
 // the next response of the connection (which sniffs its own). An engine
-// may keep the renderer's type outside the header map (engine.ContentTyper)
+// may keep the renderer's type outside the header map (engine.HeaderStore)
 // and must behave as if it were in it.
 func contentTypes(t *testing.T, app *core.Application, start func() *server) {
 	const textPlain = "text/plain; charset=utf-8"
