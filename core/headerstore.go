@@ -4,8 +4,8 @@
 // SetResponseHeaders, cookies, the renderers' Content-Type) through an
 // engine.HeaderStore: the engine writer's own when it has one (the fasthttp
 // engine keeps such headers in a list, without a map operation) and
-// nothing but core's writer stands in front of it, else headerMap, the
-// store of a header map (net/http's writers, a middleware's wrapper). Each
+// nothing but core's writer stands in front of it, else engine.HeaderMap,
+// the store of a header map (net/http's writers, a middleware's wrapper). Each
 // operation does what the same code on the map did before, so the two
 // stores are interchangeable; code that wants the map itself still calls
 // Header, and the engine's store then moves what it kept into the map.
@@ -23,26 +23,5 @@ func (c *state) headers() engine.HeaderStore {
 	if c.writer.store != nil && c.out == http.ResponseWriter(&c.writer) {
 		return c.writer.store
 	}
-	return headerMap(c.out.Header())
-}
-
-// headerMap is the HeaderStore of a header map.
-type headerMap http.Header
-
-func (h headerMap) HeaderValues(key string) []string { return h[key] }
-func (h headerMap) SetHeader(key, value string)      { h[key] = []string{value} }
-func (h headerMap) AddHeader(key, value string)      { h[key] = append(h[key], value) }
-
-func (h headerMap) SetHeaderValues(key string, values []string) {
-	if len(values) == 0 {
-		delete(h, key)
-		return
-	}
-	h[key] = values
-}
-
-func (h headerMap) SetHeaderIfUnset(key string, values []string) {
-	if _, ok := h[key]; !ok {
-		h[key] = values
-	}
+	return engine.HeaderMap(c.out.Header())
 }

@@ -19,6 +19,7 @@ package fast
 
 import (
 	"net/http"
+	"slices"
 	"unsafe"
 
 	"github.com/valyala/fasthttp"
@@ -81,7 +82,7 @@ func (hs *headers) dropList() {
 // HeaderValues returns the values of key (h[key]).
 func (w *writer) HeaderValues(key string) []string {
 	if w.mapped {
-		return w.h[key]
+		return engine.HeaderMap(w.h).HeaderValues(key)
 	}
 	if i := w.find(key); i >= 0 {
 		return w.list[i].slice()
@@ -92,7 +93,7 @@ func (w *writer) HeaderValues(key string) []string {
 // SetHeader does h[key] = []string{value}, without the slice.
 func (w *writer) SetHeader(key, value string) {
 	if w.mapped {
-		w.h[key] = []string{value}
+		engine.HeaderMap(w.h).SetHeader(key, value)
 		return
 	}
 	if i := w.find(key); i >= 0 {
@@ -105,20 +106,13 @@ func (w *writer) SetHeader(key, value string) {
 // SetHeaderValues does h[key] = values, or deletes key for no values.
 func (w *writer) SetHeaderValues(key string, values []string) {
 	if w.mapped {
-		if len(values) == 0 {
-			delete(w.h, key)
-		} else {
-			w.h[key] = values
-		}
+		engine.HeaderMap(w.h).SetHeaderValues(key, values)
 		return
 	}
 	i := w.find(key)
 	switch {
 	case len(values) == 0 && i >= 0:
-		n := len(w.list) - 1
-		copy(w.list[i:], w.list[i+1:])
-		w.list[n] = field{} // the array keeps no strings of the dropped field
-		w.list = w.list[:n]
+		w.list = slices.Delete(w.list, i, i+1) // which zeroes the freed element
 	case len(values) == 0:
 	case i >= 0:
 		w.list[i] = field{key: key, values: values}
@@ -130,7 +124,7 @@ func (w *writer) SetHeaderValues(key string, values []string) {
 // AddHeader does h[key] = append(h[key], value).
 func (w *writer) AddHeader(key, value string) {
 	if w.mapped {
-		w.h[key] = append(w.h[key], value)
+		engine.HeaderMap(w.h).AddHeader(key, value)
 		return
 	}
 	i := w.find(key)
@@ -146,9 +140,7 @@ func (w *writer) AddHeader(key, value string) {
 // SetHeaderIfUnset does h[key] = values unless key is in h.
 func (w *writer) SetHeaderIfUnset(key string, values []string) {
 	if w.mapped {
-		if _, ok := w.h[key]; !ok {
-			w.h[key] = values
-		}
+		engine.HeaderMap(w.h).SetHeaderIfUnset(key, values)
 		return
 	}
 	if w.find(key) < 0 {
@@ -201,16 +193,16 @@ func (hs *headers) sendHeaders(rh *fasthttp.ResponseHeader) (typed bool) {
 		// set with SetCanonical, which skips fasthttp's normalising of the
 		// key (AddBytesKV, which the other values need, does it). fasthttp
 		// copies key and value, so views of the strings do.
-		key := unsafe.Slice(unsafe.StringData(f.key), len(f.key))
+		key := view(f.key)
 		if f.single {
-			rh.SetCanonical(key, unsafe.Slice(unsafe.StringData(f.one), len(f.one)))
+			rh.SetCanonical(key, view(f.one))
 			continue
 		}
 		for j, v := range f.values {
 			if j == 0 {
-				rh.SetCanonical(key, unsafe.Slice(unsafe.StringData(v), len(v)))
+				rh.SetCanonical(key, view(v))
 			} else {
-				rh.AddBytesKV(key, unsafe.Slice(unsafe.StringData(v), len(v)))
+				rh.AddBytesKV(key, view(v))
 			}
 		}
 	}
@@ -222,6 +214,10 @@ func (hs *headers) sendHeaders(rh *fasthttp.ResponseHeader) (typed bool) {
 func sendable(key string) bool {
 	return key != "Content-Type" && key != "Content-Length" && key != "Transfer-Encoding"
 }
+
+// view returns the bytes of s without a copy, for a callee that only
+// reads them.
+func view(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // first returns f's first value, or "".
 func (f *field) first() string {

@@ -25,7 +25,6 @@ import (
 	"net"
 	"net/http"
 	"time"
-	"unsafe"
 
 	"github.com/vireo-go/vireo/internal/engine"
 )
@@ -137,7 +136,7 @@ func (w *writer) WriteString(s string) (int, error) {
 	}
 	if !w.typed && len(s) > 0 {
 		// DetectContentType only reads its argument: a view of s, not a copy.
-		w.sniff(unsafe.Slice(unsafe.StringData(s), min(len(s), 512)))
+		w.sniff(view(s[:min(len(s), 512)]))
 	}
 	w.x.ctx.Response.AppendBodyString(s)
 	return len(s), nil

@@ -27,6 +27,7 @@ package sessions
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -93,20 +94,22 @@ const (
 
 // setCookie sets the Set-Cookie header carrying value. maxAge > 0 makes a
 // persistent cookie, 0 a browser-session cookie and < 0 a deletion. The
-// header value is built in one allocation of its exact size, and assigned
-// directly when the response has no Set-Cookie yet.
+// header value is built in one allocation of its exact size, and replaces
+// this Manager's earlier line, if any (withCookie).
 func (m *Manager) setCookie(h http.Header, tls bool, value string, maxAge time.Duration, now time.Time) {
-	v := m.cookieHeader(tls, value, maxAge, now)
-	list, ok := h["Set-Cookie"]
-	if !ok {
-		h["Set-Cookie"] = []string{v}
-		return
-	}
+	h["Set-Cookie"] = m.withCookie(h["Set-Cookie"], m.cookieHeader(tls, value, maxAge, now))
+}
+
+// withCookie returns the Set-Cookie lines list with v in place of this
+// Manager's cookie, or added after them. list is not written to (it may be
+// a slice the response shares): a replacement is made on a copy.
+func (m *Manager) withCookie(list []string, v string) []string {
 	if i := m.cookieIndex(list); i >= 0 {
+		list = slices.Clone(list)
 		list[i] = v
-		return
+		return list
 	}
-	h["Set-Cookie"] = append(list, v)
+	return append(list[:len(list):len(list)], v)
 }
 
 // maxAgeSeconds returns a cookie lifetime in whole seconds, rounded up so

@@ -26,7 +26,6 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/vireo-go/vireo/core"
@@ -95,12 +94,7 @@ func (m *Manager) sendCookie(x exchange, value string, maxAge time.Duration, now
 	}
 	v := m.cookieHeader(tls, value, maxAge, now)
 	x.c.SetResponseHeaders(core.NewHeaderFieldFunc("Set-Cookie", func(list []string) []string {
-		if i := m.cookieIndex(list); i >= 0 {
-			list = slices.Clone(list) // the response's own slice, perhaps shared
-			list[i] = v
-			return list
-		}
-		return append(list[:len(list):len(list)], v)
+		return m.withCookie(list, v)
 	}))
 }
 

@@ -114,6 +114,29 @@ type HeaderStore interface {
 	SetHeaderIfUnset(key string, values []string)
 }
 
+// HeaderMap is the HeaderStore of a plain header map: core's for net/http's
+// writers and any wrapper in front of the engine's, and an engine store's
+// own once it has moved its headers into its map.
+type HeaderMap http.Header
+
+func (h HeaderMap) HeaderValues(key string) []string { return h[key] }
+func (h HeaderMap) SetHeader(key, value string)      { h[key] = []string{value} }
+func (h HeaderMap) AddHeader(key, value string)      { h[key] = append(h[key], value) }
+
+func (h HeaderMap) SetHeaderValues(key string, values []string) {
+	if len(values) == 0 {
+		delete(h, key)
+		return
+	}
+	h[key] = values
+}
+
+func (h HeaderMap) SetHeaderIfUnset(key string, values []string) {
+	if _, ok := h[key]; !ok {
+		h[key] = values
+	}
+}
+
 // Handler serves one Exchange; the Application's.
 type Handler func(x Exchange)
 
