@@ -186,9 +186,17 @@ func TestWriteTimeout(t *testing.T) {
 	if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: a\r\n\r\n"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Second) // read nothing: the server's write blocks
+	// The first bytes say the response is being written (the handler's
+	// copying of the body can take seconds under the race detector); then
+	// read nothing for a while: the server's write blocks.
+	br := bufio.NewReaderSize(c, 1)
+	c.SetReadDeadline(time.Now().Add(time.Minute))
+	if _, err := br.ReadByte(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	n, err := io.Copy(io.Discard, c)
+	n, err := io.Copy(io.Discard, br)
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		t.Fatal("connection still open 12 s after the request")
