@@ -62,6 +62,8 @@ type state struct {
 	doneHooks  []DoneHook // OnDone; run by Application.done
 	kept       *any       // the exchange that keeps c for its next request (serveExchange), or nil: the pool
 
+	keptStore  engine.HeaderStore // the HeaderStore of the writer of the exchange that keeps c (resetExchange)
+
 	// Handles. gen is the generation of the live handles: release adds
 	// one, so every handle made before fails. pins counts handle calls in
 	// progress; release waits for them (see handle.go).

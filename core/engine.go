@@ -68,19 +68,25 @@ func (app *Application) serveExchange(x engine.Exchange) {
 		c, _ = (*kept).(*state)
 		*kept = nil
 	}
-	if c == nil || c.app != app {
+	same := c != nil && c.app == app // c served x's last request
+	if !same {
 		c = app.pool.Get().(*state)
 	}
 	c.kept = kept
-	c.resetExchange(x)
+	c.resetExchange(x, same)
 	app.run(c)
 }
 
 // resetExchange is reset for a request of another engine: the request is
-// read from x, and its *http.Request is built by req when asked for.
-func (c *state) resetExchange(x engine.Exchange) {
-	c.writer.reset(x.Writer())
-	c.writer.store, _ = c.writer.w.(engine.HeaderStore)
+// read from x, and its *http.Request is built by req when asked for. same
+// says that c served x's last request, whose writer's store c still has.
+func (c *state) resetExchange(x engine.Exchange, same bool) {
+	w := x.Writer()
+	c.writer.reset(w)
+	if !same {
+		c.keptStore, _ = w.(engine.HeaderStore)
+	}
+	c.writer.store = c.keptStore
 	c.writer.rate = c.app.writeRate
 	c.out = &c.writer
 	c.x = x

@@ -31,6 +31,8 @@
 //     instead of the 100. A route's BodyLimit below it applies when the
 //     handler reads the body, which fasthttp has received by then.
 //   - ErrorLog receives fasthttp's errors.
+//   - A Server header is sent only when set, by a handler or for every
+//     response by the ServerName option (fasthttp's Server.Name).
 //
 // What the engine cannot do, it refuses with an error from Listen and
 // Serve, or from the call that asks for it:
@@ -105,6 +107,32 @@ func Concurrency(n int) Option {
 	return func(e *fastEngine) { e.concurrency = n }
 }
 
+// ServerName makes the engine send a Server header of name with every
+// response, as fasthttp's Server.Name does: one line written per
+// response, without a header operation per request. A handler that sets
+// Server replaces it. A name that is not a valid header value (a control
+// character, or empty) makes Listen and Serve fail.
+func ServerName(name string) Option {
+	return func(e *fastEngine) {
+		if !validFieldValue(name) || name == "" {
+			e.err = fmt.Errorf("vireo/fast: ServerName: %q is not a valid Server header value", name)
+			return
+		}
+		e.name = name
+	}
+}
+
+// validFieldValue reports whether v has no control character other than
+// horizontal tab (RFC 9110's field-value).
+func validFieldValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
 // Engine returns the fasthttp engine, for core.WithEngine (vireo.WithEngine).
 func Engine(opts ...Option) core.Engine {
 	e := &fastEngine{}
@@ -117,12 +145,17 @@ func Engine(opts ...Option) core.Engine {
 type fastEngine struct {
 	maxBody     int
 	concurrency int
+	name        string // the Server header's value, or none
+	err         error  // an option's
 }
 
 func (e *fastEngine) Name() string { return "fasthttp" }
 
 // NewServer makes the fasthttp server of cfg; see the package comment.
 func (e *fastEngine) NewServer(h engine.Handler, cfg engine.Config) (engine.Server, error) {
+	if e.err != nil {
+		return nil, e.err
+	}
 	hs := cfg.Server
 	if err := refuse(hs); err != nil {
 		return nil, err
@@ -160,12 +193,13 @@ func (e *fastEngine) NewServer(h engine.Handler, cfg engine.Config) (engine.Serv
 		Handler:                      s.serve,
 		ErrorHandler:                 errorAnswer,
 		ExpectHandler:                expectAnswer(body),
-		ConnState:                    s.timeouts.connState,
+		ConnState:                    s.connState(),
 		ReadBufferSize:               buf,
 		MaxRequestBodySize:           body,
 		Concurrency:                  e.concurrency,
 		DisablePreParseMultipartForm: true,
-		NoDefaultServerHeader:        true,
+		Name:                         e.name,
+		NoDefaultServerHeader:        e.name == "",
 		NoDefaultContentType:         true,
 		CloseOnShutdown:              true,
 		TLSConfig:                    hs.TLSConfig,
@@ -260,38 +294,57 @@ func (s *server) Shutdown(ctx context.Context) error {
 	return s.srv.ShutdownWithContext(ctx)
 }
 
-// serve is the fasthttp handler: one request through the Application.
+// serve is the fasthttp handler: one request through the Application, on
+// the exchange of its connection (conn.go).
 func (s *server) serve(ctx *fasthttp.RequestCtx) {
-	x := s.pool.Get().(*exchange)
+	ln := linkOf(ctx.Conn())
+	var x *exchange
+	if ln != nil {
+		if x = ln.x; x == nil {
+			x = s.pool.Get().(*exchange)
+			ln.x = x
+		}
+	} else {
+		x = s.pool.Get().(*exchange) // a connection of another listener
+	}
 	if err := x.begin(ctx); err != nil {
-		x.end()
-		s.pool.Put(x)
+		s.putBack(x, ln)
 		ctx.Error("400 Bad Request: "+err.Error(), http.StatusBadRequest)
 		ctx.SetConnectionClose()
 		return
 	}
-	dl := deadlineOf(ctx.Conn())
-	if dl != nil {
-		dl.set(waitNone, 0) // the handler runs as long as it needs
+	if ln != nil {
+		ln.set(waitNone, 0) // the handler runs as long as it needs
 	}
-	defer s.finish(x, dl)
+	defer s.finish(x, ln)
 	s.h(x)
+}
+
+// putBack ends x's request and returns x to the pool unless its
+// connection keeps it.
+func (s *server) putBack(x *exchange, ln *link) {
+	x.end()
+	if ln == nil {
+		s.pool.Put(x)
+	}
 }
 
 // finish ends x's request, also when the Application aborted it with
 // http.ErrAbortHandler (the client gets no well-formed end: the
 // connection is closed, as net/http does).
-func (s *server) finish(x *exchange, dl *deadline) {
+func (s *server) finish(x *exchange, ln *link) {
 	rec := recover()
-	if dl != nil {
-		dl.set(waitWrite, s.timeouts.write) // fasthttp writes the response next
+	if ln != nil {
+		ln.set(waitWrite, s.timeouts.write) // fasthttp writes the response next
 	}
 	ctx := x.ctx
-	if rec == nil && !x.w.wrote {
-		x.w.WriteHeader(http.StatusOK) // as net/http: the headers of a response with no body
+	if rec == nil {
+		if !x.w.wrote {
+			x.w.WriteHeader(http.StatusOK) // as net/http: the headers of a response with no body
+		}
+		x.w.finishContentType(&ctx.Response.Header, x.w.bodied, bodyAllowed(x.w.status))
 	}
-	x.end()
-	s.pool.Put(x)
+	s.putBack(x, ln)
 	if rec != nil {
 		if rec != http.ErrAbortHandler && s.srv.Logger != nil {
 			s.srv.Logger.Printf("vireo/fast: panic serving a request: %v", rec)

@@ -54,8 +54,7 @@ var errBadURI = errors.New("malformed request-target")
 
 // begin reads what every request needs from ctx.
 func (x *exchange) begin(ctx *fasthttp.RequestCtx) error {
-	x.ctx = ctx
-	x.w.reset()
+	x.ctx = ctx // x.w was reset by end (or newExchange)
 	h := &ctx.Request.Header
 	x.method = method(&x.arena, h.Method())
 	x.uri = x.arena.string(h.RequestURI())
@@ -162,8 +161,18 @@ func (x *exchange) HeaderValues(name string) []string {
 	return vs
 }
 
-// ContentLength returns the body's length: fasthttp has read all of it.
-func (x *exchange) ContentLength() int64 { return int64(len(x.ctx.Request.Body())) }
+// ContentLength returns the body's length: fasthttp has read all of it,
+// as many bytes as a Content-Length said, none without Content-Length or
+// Transfer-Encoding (-2), and a chunked body (-1) whole.
+func (x *exchange) ContentLength() int64 {
+	switch n := x.ctx.Request.Header.ContentLength(); {
+	case n >= 0:
+		return int64(n)
+	case n == -2:
+		return 0
+	}
+	return int64(len(x.ctx.Request.Body()))
+}
 
 // Body returns a reader of a copy of the body, or nil without one.
 func (x *exchange) Body() io.ReadCloser {

@@ -12,8 +12,11 @@
 // (a key is in the list once, at most). The list serves while the map is
 // not asked for; Header moves the list into the map (map mode), for the
 // code that reads or keeps the map, and from then on, until the request
-// ends, the store works on the map. When the status goes out, the list
-// (or the map) is copied into fasthttp's response header, in order.
+// ends, the store works on the map. The Content-Type is kept beside the
+// list rather than in it. When the status goes out, the list (or the map)
+// is copied into fasthttp's response header, in order; fasthttp's own
+// default type (text/plain; charset=utf-8) is not copied but left to
+// fasthttp, which writes it as a constant when the response has a body.
 
 package fast
 
@@ -46,25 +49,65 @@ func (f *field) slice() []string {
 	return f.values
 }
 
-// headers is the list, or the map once it was asked for.
+// headers is the list, or the map once it was asked for. The
+// Content-Type, which nearly every response has and fasthttp keeps apart,
+// is kept apart too (ct), so that a renderer's setting it and its sending
+// search and copy no list.
 type headers struct {
-	list   []field
-	h      http.Header
-	mapped bool // the map holds the headers (Header was called)
+	list        []field
+	ct          field // the Content-Type, when hasCT
+	hasCT       bool
+	h           http.Header
+	mapped      bool // the map holds the headers (Header was called)
+	defaultType bool // the Content-Type is left to fasthttp's default (setContentType)
 }
 
-// find returns the index of key in the list, or -1.
-func (hs *headers) find(key string) int {
+const contentType = "Content-Type"
+
+// find returns the field of key, or nil.
+func (hs *headers) find(key string) *field {
+	if key == contentType {
+		if hs.hasCT {
+			return &hs.ct
+		}
+		return nil
+	}
 	for i := range hs.list {
 		if hs.list[i].key == key {
-			return i
+			return &hs.list[i]
 		}
 	}
-	return -1
+	return nil
+}
+
+// put adds f, whose key is not kept yet.
+func (hs *headers) put(f field) {
+	if f.key == contentType {
+		hs.ct, hs.hasCT = f, true
+		return
+	}
+	hs.list = append(hs.list, f)
+}
+
+// remove deletes the field of key, if kept.
+func (hs *headers) remove(key string) {
+	if key == contentType {
+		hs.ct, hs.hasCT = field{}, false
+		return
+	}
+	for i := range hs.list {
+		if hs.list[i].key == key {
+			hs.list = slices.Delete(hs.list, i, i+1) // which zeroes the freed element
+			return
+		}
+	}
 }
 
 // toMap moves the list into the map: map mode, until reset.
 func (hs *headers) toMap() {
+	if hs.hasCT {
+		hs.h[contentType] = hs.ct.slice()
+	}
 	for i := range hs.list {
 		f := &hs.list[i]
 		hs.h[f.key] = f.slice()
@@ -77,6 +120,7 @@ func (hs *headers) toMap() {
 func (hs *headers) dropList() {
 	clear(hs.list)
 	hs.list = hs.list[:0]
+	hs.ct, hs.hasCT = field{}, false
 }
 
 // HeaderValues returns the values of key (h[key]).
@@ -84,8 +128,8 @@ func (w *writer) HeaderValues(key string) []string {
 	if w.mapped {
 		return engine.HeaderMap(w.h).HeaderValues(key)
 	}
-	if i := w.find(key); i >= 0 {
-		return w.list[i].slice()
+	if f := w.find(key); f != nil {
+		return f.slice()
 	}
 	return nil
 }
@@ -96,11 +140,11 @@ func (w *writer) SetHeader(key, value string) {
 		engine.HeaderMap(w.h).SetHeader(key, value)
 		return
 	}
-	if i := w.find(key); i >= 0 {
-		w.list[i] = field{key: key, one: value, single: true}
+	if f := w.find(key); f != nil {
+		*f = field{key: key, one: value, single: true}
 		return
 	}
-	w.list = append(w.list, field{key: key, one: value, single: true})
+	w.put(field{key: key, one: value, single: true})
 }
 
 // SetHeaderValues does h[key] = values, or deletes key for no values.
@@ -109,16 +153,15 @@ func (w *writer) SetHeaderValues(key string, values []string) {
 		engine.HeaderMap(w.h).SetHeaderValues(key, values)
 		return
 	}
-	i := w.find(key)
-	switch {
-	case len(values) == 0 && i >= 0:
-		w.list = slices.Delete(w.list, i, i+1) // which zeroes the freed element
-	case len(values) == 0:
-	case i >= 0:
-		w.list[i] = field{key: key, values: values}
-	default:
-		w.list = append(w.list, field{key: key, values: values})
+	if len(values) == 0 {
+		w.remove(key)
+		return
 	}
+	if f := w.find(key); f != nil {
+		*f = field{key: key, values: values}
+		return
+	}
+	w.put(field{key: key, values: values})
 }
 
 // AddHeader does h[key] = append(h[key], value).
@@ -127,12 +170,11 @@ func (w *writer) AddHeader(key, value string) {
 		engine.HeaderMap(w.h).AddHeader(key, value)
 		return
 	}
-	i := w.find(key)
-	if i < 0 {
-		w.list = append(w.list, field{key: key, one: value, single: true})
+	f := w.find(key)
+	if f == nil {
+		w.put(field{key: key, one: value, single: true})
 		return
 	}
-	f := &w.list[i]
 	vs := f.slice()
 	f.values = append(vs[:len(vs):len(vs)], value) // a copy: vs may be shared
 }
@@ -143,8 +185,14 @@ func (w *writer) SetHeaderIfUnset(key string, values []string) {
 		engine.HeaderMap(w.h).SetHeaderIfUnset(key, values)
 		return
 	}
-	if w.find(key) < 0 {
-		w.list = append(w.list, field{key: key, values: values})
+	if key == contentType { // a renderer's, on nearly every response
+		if !w.hasCT {
+			w.ct, w.hasCT = field{key: contentType, values: values}, true
+		}
+		return
+	}
+	if w.find(key) == nil {
+		w.put(field{key: key, values: values})
 	}
 }
 
@@ -157,9 +205,9 @@ func (hs *headers) sendHeaders(rh *fasthttp.ResponseHeader) (typed bool) {
 	if hs.mapped {
 		// The Content-Type is looked up rather than found by ranging: a map
 		// holding nothing else then costs no iteration.
-		ct, typed := hs.h["Content-Type"]
+		ct, typed := hs.h[contentType]
 		if len(ct) > 0 {
-			rh.SetContentType(ct[0])
+			hs.setContentType(rh, ct[0])
 		}
 		if typed && len(hs.h) == 1 {
 			return true
@@ -175,15 +223,13 @@ func (hs *headers) sendHeaders(rh *fasthttp.ResponseHeader) (typed bool) {
 		}
 		return typed
 	}
+	if hs.hasCT {
+		typed = true
+		hs.setContentType(rh, hs.ct.first())
+	}
 	for i := range hs.list {
 		f := &hs.list[i]
 		switch {
-		case f.key == "Content-Type":
-			typed = true
-			if v := f.first(); v != "" {
-				rh.SetContentType(v)
-			}
-			continue
 		case !sendable(f.key):
 			continue
 		case f.key == "Content-Encoding":
@@ -209,10 +255,40 @@ func (hs *headers) sendHeaders(rh *fasthttp.ResponseHeader) (typed bool) {
 	return typed
 }
 
+// setContentType sets the response's Content-Type to v. fasthttp's own
+// default type, text/plain; charset=utf-8, is left to fasthttp, which
+// writes it as a constant for a response with a body (Fiber's text
+// responses): SetContentType would copy the value and scan it for line
+// breaks. A response of that type that ends without a body gets it set
+// by finishContentType.
+func (hs *headers) setContentType(rh *fasthttp.ResponseHeader, v string) {
+	switch v {
+	case "":
+	case defaultContentType:
+		rh.SetNoDefaultContentType(false)
+		hs.defaultType = true
+	default:
+		rh.SetContentType(v)
+	}
+}
+
+// defaultContentType is the Content-Type fasthttp writes for a response
+// with a body when none is set and its NoDefaultContentType is off.
+const defaultContentType = "text/plain; charset=utf-8"
+
+// finishContentType sets the default type that setContentType left to
+// fasthttp on a response that fasthttp would send without it: one with no
+// body (or whose status allows none, as fasthttp writes no default then).
+func (hs *headers) finishContentType(rh *fasthttp.ResponseHeader, bodied, allowed bool) {
+	if hs.defaultType && (!bodied || !allowed) {
+		rh.SetContentType(defaultContentType)
+	}
+}
+
 // sendable reports whether the header named key is copied into fasthttp's
 // response header (see sendHeaders).
 func sendable(key string) bool {
-	return key != "Content-Type" && key != "Content-Length" && key != "Transfer-Encoding"
+	return key != contentType && key != "Content-Length" && key != "Transfer-Encoding"
 }
 
 // view returns the bytes of s without a copy, for a callee that only

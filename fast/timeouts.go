@@ -8,11 +8,10 @@
 // request on the suite's simple app. The engine therefore gives fasthttp
 // no timeouts and keeps them itself, as Kestrel does with its heartbeat:
 //
-//   - Every connection the listener accepts is wrapped (conn, or tlsConn
-//     for a *tls.Conn, so that fasthttp still sees TLS) with its deadline:
-//     the moment on the server's coarse clock by which it must be done
-//     with what it waits for, or 0 for none. The wrapper registers itself
-//     in the server's set when accepted and leaves it when closed.
+//   - Every connection the listener accepts is wrapped with its deadline
+//     (conn.go): the moment on the server's coarse clock by which it must
+//     be done with what it waits for, or 0 for none. The wrapper registers
+//     itself in the server's set when accepted and leaves it when closed.
 //   - A request moves the deadline four times, each one atomic store and
 //     no clock read: the first byte of a request arrives (fasthttp's
 //     StateActive): the read timeout, which bounds the headers and the
@@ -43,13 +42,10 @@
 package fast
 
 import (
-	"crypto/tls"
 	"net"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/valyala/fasthttp"
 )
 
 // Tick bounds: the heartbeat ticks at a quarter of the shortest timeout,
@@ -118,83 +114,6 @@ func (dl *deadline) set(wait int64, d time.Duration) {
 	}
 	at := dl.t.now.Load() + int64(d) + int64(dl.t.tick)
 	dl.at.Store(at<<waitBits | wait)
-}
-
-// conn is an accepted connection with its deadline.
-type conn struct {
-	net.Conn
-	deadline
-}
-
-func (c *conn) Close() error {
-	c.leave()
-	return c.Conn.Close()
-}
-
-// tlsConn is conn for a *tls.Conn: it keeps tls.Conn's methods, by which
-// fasthttp recognises TLS.
-type tlsConn struct {
-	*tls.Conn
-	deadline
-}
-
-func (c *tlsConn) Close() error {
-	c.leave()
-	return c.Conn.Close()
-}
-
-// deadlineOf returns the deadline of a connection the listener accepted,
-// or nil for another.
-func deadlineOf(c net.Conn) *deadline {
-	switch c := c.(type) {
-	case *conn:
-		return &c.deadline
-	case *tlsConn:
-		return &c.deadline
-	}
-	return nil
-}
-
-// listener wraps the accepted connections of a Serve.
-type listener struct {
-	net.Listener
-	t *timeouts
-}
-
-func (l listener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	// The heartbeat ends a wait on the raw connection: tls.Conn's
-	// deadlines are its connection's.
-	var w net.Conn
-	var dl *deadline
-	raw := c
-	if tc, ok := c.(*tls.Conn); ok {
-		x := &tlsConn{Conn: tc, deadline: deadline{t: l.t}}
-		w, dl, raw = x, &x.deadline, tc.NetConn()
-	} else {
-		x := &conn{Conn: c, deadline: deadline{t: l.t}}
-		w, dl = x, &x.deadline
-	}
-	dl.set(waitRead, l.t.read)
-	l.t.add(dl, raw)
-	return w, nil
-}
-
-// connState moves a connection's deadline at fasthttp's state changes.
-func (t *timeouts) connState(c net.Conn, st fasthttp.ConnState) {
-	dl := deadlineOf(c)
-	if dl == nil {
-		return
-	}
-	switch st {
-	case fasthttp.StateActive:
-		dl.set(waitRead, t.read)
-	case fasthttp.StateIdle:
-		dl.set(waitIdle, t.idle)
-	}
 }
 
 func (t *timeouts) add(dl *deadline, c net.Conn) {

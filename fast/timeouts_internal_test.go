@@ -60,7 +60,7 @@ func TestHeartbeatStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if deadlineOf(c) == nil {
+	if linkOf(c) == nil {
 		t.Fatalf("accepted %T, not a connection with a deadline", c)
 	}
 	ln.Close()

@@ -37,6 +37,7 @@ type writer struct {
 	status    int
 	wrote     bool // the status went out
 	typed     bool // the response has a Content-Type (set, or sniffed)
+	bodied    bool // a byte of body was written
 	handedOut bool // h was handed out (HandOutHeader): not reused
 }
 
@@ -54,6 +55,8 @@ func (w *writer) reset() {
 	w.status = 0
 	w.wrote = false
 	w.typed = false
+	w.bodied = false
+	w.defaultType = false
 }
 
 // Header returns the header map, with the headers of the list moved in
@@ -117,8 +120,11 @@ func (w *writer) Write(p []byte) (int, error) {
 	if !bodyAllowed(w.status) {
 		return 0, http.ErrBodyNotAllowed
 	}
-	if !w.typed && len(p) > 0 {
-		w.sniff(p)
+	if len(p) > 0 {
+		if !w.typed {
+			w.sniff(p)
+		}
+		w.bodied = true
 	}
 	w.x.ctx.Response.AppendBody(p)
 	return len(p), nil
@@ -134,9 +140,12 @@ func (w *writer) WriteString(s string) (int, error) {
 	if !bodyAllowed(w.status) {
 		return 0, http.ErrBodyNotAllowed
 	}
-	if !w.typed && len(s) > 0 {
-		// DetectContentType only reads its argument: a view of s, not a copy.
-		w.sniff(view(s[:min(len(s), 512)]))
+	if len(s) > 0 {
+		if !w.typed {
+			// DetectContentType only reads its argument: a view of s, not a copy.
+			w.sniff(view(s[:min(len(s), 512)]))
+		}
+		w.bodied = true
 	}
 	w.x.ctx.Response.AppendBodyString(s)
 	return len(s), nil

@@ -68,7 +68,8 @@ type Exchange interface {
 	// Kept returns where core keeps the request state it served the
 	// exchange with, for the exchange's next request: an engine that
 	// pools its exchanges saves core a pool round trip of its own per
-	// request. nil: core pools its states itself (net/http).
+	// request; such an exchange's Writer is the same for every request.
+	// nil: core pools its states itself (net/http).
 	Kept() *any
 }
 

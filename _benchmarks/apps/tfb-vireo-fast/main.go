@@ -1,7 +1,8 @@
 // Command tfb-vireo-fast is TechEmpower's six test types on Vireo's
-// fasthttp engine: the tfb-vireo app with only the engine changed
-// (vireo.WithEngine(fast.Engine())): routes on the app, a router middleware
-// that sets the Server header (a HeaderField made once), JSON through
+// fasthttp engine: the tfb-vireo app with the engine changed
+// (vireo.WithEngine(fast.Engine(...))) and the Server header the engine's
+// (fast.ServerName, as Fiber's entry sets fiber.Config's ServerHeader;
+// tfb-vireo sets it in a router middleware): routes on the app, JSON through
 // ctx.JSON, the fortunes page through the view package's html/template
 // engine (embedded views, parsed once), and pgx for PostgreSQL (db.go). The
 // database calls take ctx.RequestContext(), as in tfb-vireo: on this engine
@@ -54,15 +55,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	app := vireo.New(vireo.WithEngine(fast.Engine()))
+	// The Server header from the engine, as Fiber's entry takes it from
+	// fiber.Config (fasthttp's Server.Name).
+	app := vireo.New(vireo.WithEngine(fast.Engine(fast.ServerName("Vireo"))))
 	if err := app.RegisterView(engine); err != nil {
 		return err
 	}
-	server := vireo.NewHeaderField("Server", "Vireo") // canonical once, not per request
-	app.UseBeforeRouting(func(ctx vireo.Context) {
-		ctx.SetResponseHeaders(server)
-		ctx.Next()
-	})
 	routes(app, db)
 	return app.Listen("127.0.0.1:" + port())
 }
