@@ -18,6 +18,7 @@ package core
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/textproto"
 	"net/url"
@@ -62,7 +63,8 @@ type state struct {
 	doneHooks  []DoneHook // OnDone; run by Application.done
 	kept       *any       // the exchange that keeps c for its next request (serveExchange), or nil: the pool
 
-	keptStore  engine.HeaderStore // the HeaderStore of the writer of the exchange that keeps c (resetExchange)
+	keptStore engine.HeaderStore // the HeaderStore of the writer of the exchange that keeps c (resetExchange)
+	keptSW    io.StringWriter    // that writer as an io.StringWriter, or nil
 
 	// Handles. gen is the generation of the live handles: release adds
 	// one, so every handle made before fails. pins counts handle calls in

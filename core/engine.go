@@ -85,8 +85,9 @@ func (c *state) resetExchange(x engine.Exchange, same bool) {
 	c.writer.reset(w)
 	if !same {
 		c.keptStore, _ = w.(engine.HeaderStore)
+		c.keptSW, _ = w.(io.StringWriter)
 	}
-	c.writer.store = c.keptStore
+	c.writer.store, c.writer.sw = c.keptStore, c.keptSW
 	c.writer.rate = c.app.writeRate
 	c.out = &c.writer
 	c.x = x

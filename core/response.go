@@ -53,6 +53,7 @@ type responseWriter struct {
 	body     *bodyReader // the request's body, whose rate a handler's read deadline replaces
 
 	store engine.HeaderStore // w, when it keeps headers outside its map (resetExchange; headerstore.go)
+	sw    io.StringWriter    // w, when known to be one without an assertion (resetExchange)
 }
 
 // BeforeWriteHook is called by the response writer once per response, just
@@ -113,7 +114,7 @@ func (rw *responseWriter) dropHooks() {
 
 func (rw *responseWriter) reset(w http.ResponseWriter) {
 	rw.w = w
-	rw.store = nil
+	rw.store, rw.sw = nil, nil
 	rw.status = http.StatusOK
 	rw.size = 0
 	rw.wroteHeader = false
@@ -198,7 +199,13 @@ func (rw *responseWriter) WriteString(s string) (int, error) {
 	if rw.size+int64(len(s)) > writeDeadlineAfter {
 		rw.armDeadline(int64(len(s)))
 	}
-	n, err := writeStringTo(rw.w, s)
+	var n int
+	var err error
+	if rw.sw != nil {
+		n, err = rw.sw.WriteString(s)
+	} else {
+		n, err = writeStringTo(rw.w, s)
+	}
 	rw.size += int64(n)
 	return n, err
 }

@@ -54,7 +54,8 @@ var errBadURI = errors.New("malformed request-target")
 
 // begin reads what every request needs from ctx.
 func (x *exchange) begin(ctx *fasthttp.RequestCtx) error {
-	x.ctx = ctx // x.w was reset by end (or newExchange)
+	x.ctx = ctx               // x.w was reset by end (or newExchange)
+	x.host, x.remote = "", "" // made on first use
 	h := &ctx.Request.Header
 	x.method = method(&x.arena, h.Method())
 	x.uri = x.arena.string(h.RequestURI())
@@ -83,7 +84,7 @@ func (x *exchange) begin(ctx *fasthttp.RequestCtx) error {
 // absolute form (of proxies) and "*" (OPTIONS).
 func (x *exchange) absoluteURI(uri string) error {
 	if uri == "*" && x.method == http.MethodOptions {
-		x.path = "*"
+		x.path, x.rawPath, x.rawQuery = "*", "", ""
 		return nil
 	}
 	u, err := url.ParseRequestURI(uri)
@@ -106,7 +107,8 @@ func (x *exchange) end() {
 	x.ctx = nil
 	x.req = nil
 	x.rctx = nil
-	x.method, x.uri, x.path, x.rawPath, x.rawQuery, x.host, x.remote = "", "", "", "", "", "", ""
+	// The strings are left: begin sets each before the next request reads
+	// it, and they keep alive no more than the arena's blocks.
 	x.w.reset()
 }
 
