@@ -58,10 +58,10 @@ func (c *tlsConn) Close() error {
 // linkOf returns the link of a connection the listener accepted, or nil
 // for another.
 func linkOf(c net.Conn) *link {
-	switch c := c.(type) {
-	case *conn:
+	if c, ok := c.(*conn); ok { // two assertions rather than a type switch: inlined
 		return &c.link
-	case *tlsConn:
+	}
+	if c, ok := c.(*tlsConn); ok {
 		return &c.link
 	}
 	return nil
