@@ -26,12 +26,14 @@
 // is a wrapper, which either has a map of its own (the timeout writer's) or
 // reaches the engine's through a writer handle, whose Header handed it out
 // then. Core's own writes (Content-Type, SetResponseHeader,
-// SetResponseHeaders, SetCookie, Location, error pages...) call
-// c.out.Header() directly: they keep nothing, and when c.out is a wrapper
-// they reach the engine's map only through the handle it holds, which
-// counts that as handed out, as it must (the wrapper has had the map). So
-// a request that only uses core's writes keeps the engine's reuse and
-// allocates nothing for its headers.
+// SetResponseHeaders, SetCookie...) go through the header store of c.out
+// (headerstore.go), and error pages through c.out.Header(): they keep
+// nothing. When c.out is a wrapper, they reach the engine's headers
+// through the handle it holds: its store methods when the wrapper is a
+// store itself (Compress's writer forwards to them), which hand nothing
+// out, else its Header, which counts as handed out, as it must (the
+// wrapper has had the map). So a request that only uses core's writes and
+// Compress keeps the engine's reuse and allocates nothing for its headers.
 
 package core
 
@@ -66,6 +68,8 @@ func (s *state) heldOut(c Context) *heldWriter {
 	return s.held
 }
 
+var _ engine.HeaderStore = (*heldWriter)(nil)
+
 // heldWriter is the http.ResponseWriter that ResponseWriter hands out: the
 // request's writer w behind the checks of the handle c.
 type heldWriter struct {
@@ -94,6 +98,54 @@ func (c *state) handOutHeader(w http.ResponseWriter) http.Header {
 		}
 	}
 	return w.Header()
+}
+
+// The writer handle is an engine.HeaderStore too: a middleware's writer
+// that wraps it (Compress's) reads and sets headers through it without
+// taking the header map, which keeps the engine's reuse of the map (see
+// the file comment). Like the other methods, they do nothing for a stale
+// handle.
+
+// HeaderValues returns the values of the response header key (canonical).
+func (hw *heldWriter) HeaderValues(key string) []string {
+	s := hw.c.enter()
+	if s == nil {
+		return nil
+	}
+	defer s.exit() // a wrapper's store
+	return s.storeOf(hw.w).HeaderValues(key)
+}
+
+// SetHeader sets the response header key to value.
+func (hw *heldWriter) SetHeader(key, value string) {
+	if s := hw.c.enter(); s != nil {
+		defer s.exit()
+		s.storeOf(hw.w).SetHeader(key, value)
+	}
+}
+
+// SetHeaderValues sets the response header key to values, or deletes it.
+func (hw *heldWriter) SetHeaderValues(key string, values []string) {
+	if s := hw.c.enter(); s != nil {
+		defer s.exit()
+		s.storeOf(hw.w).SetHeaderValues(key, values)
+	}
+}
+
+// AddHeader adds value to the response header key.
+func (hw *heldWriter) AddHeader(key, value string) {
+	if s := hw.c.enter(); s != nil {
+		defer s.exit()
+		s.storeOf(hw.w).AddHeader(key, value)
+	}
+}
+
+// SetHeaderIfUnset sets the response header key to values unless it is set.
+func (hw *heldWriter) SetHeaderIfUnset(key string, values []string) {
+	if s := hw.c.enter(); s != nil {
+		defer s.exit()
+		s.storeOf(hw.w).SetHeaderIfUnset(key, values)
+	}
 }
 
 // Write writes p to the response, or fails with ErrContextReleased.

@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/valyala/fasthttp"
@@ -155,5 +156,18 @@ func BenchmarkMiddleware(b *testing.B) {
 	})
 	b.Run("CompressNotAccepted", func(b *testing.B) {
 		benchDo(b, middlewareApp(middleware.MustCompress()), http.MethodGet, "/api/values/5", http.StatusOK)
+	})
+	// Accepted, but the body is under the minimum size: the compressing
+	// writer reads the headers and passes the body through.
+	b.Run("CompressAcceptedSmall", func(b *testing.B) {
+		benchDo(b, middlewareApp(middleware.MustCompress()), http.MethodGet, "/api/values/5", http.StatusOK,
+			"Accept-Encoding", "gzip")
+	})
+	b.Run("CompressAccepted", func(b *testing.B) {
+		app := core.New(core.WithEngine(fast.Engine()), core.WithStartupOutput(nil))
+		app.Use(middleware.MustCompress())
+		page := strings.Repeat("compressible text, ", 100)
+		app.Get("/page", func(ctx core.Context) { ctx.Text(page) })
+		benchDo(b, app, http.MethodGet, "/page", http.StatusOK, "Accept-Encoding", "gzip")
 	})
 }

@@ -54,7 +54,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 	"github.com/vireo-go/vireo/core"
-
+	"github.com/vireo-go/vireo/internal/engine"
 	"github.com/vireo-go/vireo/internal/httpq"
 )
 
@@ -234,13 +234,13 @@ func MustCompress(opts ...CompressOption) core.Handler {
 
 // serve adds Vary and, when the client accepts an encoding, compresses the
 // response through a writer of its own. The request is read and Vary set
-// through the Context, so a response left uncompressed keeps the fast
-// engine's header map reuse; a compressed one gives it up, as the
-// compressing writer needs the map itself (prev.Header(): it reads the
-// Content-Type and Content-Length the handler set, sets Content-Encoding,
-// deletes Content-Length, and takes Content-Encoding back after a panic),
-// and a writer wrapping the Context's reaches it only through the handle,
-// which hands it out.
+// through the Context, and the compressing writer reads and sets the
+// response headers (the Content-Type and Content-Length the handler set,
+// Content-Encoding, the ETag made weak, Content-Encoding taken back after
+// a panic) through the header store of the writer it wraps, the
+// Context's writer handle, and is a store itself for the Context's own
+// header writes: no header map is handed out, so a compressed response
+// keeps the fast engine's reuse of its map too.
 func (m *compress) serve(ctx core.Context) {
 	ctx.SetResponseHeaders(varyAcceptEncoding)
 	enc := m.negotiate(ctx.RequestHeaderValues("Accept-Encoding"))
@@ -268,7 +268,7 @@ func (m *compress) finish(ctx core.Context, cw *compressWriter, prev http.Respon
 	ctx.SetResponseWriter(prev)
 	if !cw.closed {
 		if !ctx.Written() {
-			prev.Header().Del("Content-Encoding")
+			storeOf(prev).SetHeaderValues("Content-Encoding", nil)
 		}
 		cw.zw = nil // its state is unknown; let the GC have it
 	}
@@ -367,6 +367,40 @@ func (cw *compressWriter) reset(m *compress, w http.ResponseWriter, enc *encodin
 // Header returns the response header.
 func (cw *compressWriter) Header() http.Header { return cw.w.Header() }
 
+// storeOf returns the header store of w: w itself (the Context's writer
+// handle is one), or the store of its map.
+func storeOf(w http.ResponseWriter) engine.HeaderStore {
+	if hs, ok := w.(engine.HeaderStore); ok {
+		return hs
+	}
+	return engine.HeaderMap(w.Header())
+}
+
+// headers returns the store of the writer cw wraps.
+func (cw *compressWriter) headers() engine.HeaderStore { return storeOf(cw.w) }
+
+// get returns the first value of the response header key, or "".
+func get(hs engine.HeaderStore, key string) string {
+	if vs := hs.HeaderValues(key); len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
+
+// The compressing writer is an engine.HeaderStore that forwards to the
+// writer it wraps: core sets the handler's headers through it.
+var _ engine.HeaderStore = (*compressWriter)(nil)
+
+func (cw *compressWriter) HeaderValues(key string) []string { return cw.headers().HeaderValues(key) }
+func (cw *compressWriter) SetHeader(key, value string)      { cw.headers().SetHeader(key, value) }
+func (cw *compressWriter) AddHeader(key, value string)      { cw.headers().AddHeader(key, value) }
+func (cw *compressWriter) SetHeaderValues(key string, values []string) {
+	cw.headers().SetHeaderValues(key, values)
+}
+func (cw *compressWriter) SetHeaderIfUnset(key string, values []string) {
+	cw.headers().SetHeaderIfUnset(key, values)
+}
+
 // WriteHeader passes the status on (the core holds it until the body) and
 // remembers it for the decision. Informational statuses pass at once and
 // decide nothing, but 101 Switching Protocols, after which the connection
@@ -421,24 +455,25 @@ func (cw *compressWriter) WriteString(s string) (int, error) {
 // decideEarly decides from the status and headers alone, when they are
 // enough, and reports whether it decided.
 func (cw *compressWriter) decideEarly() bool {
-	h := cw.w.Header()
+	h := cw.headers()
 	switch {
 	case cw.status < 200, cw.status == http.StatusNoContent, cw.status == http.StatusPartialContent,
-		cw.status == http.StatusNotModified, h.Get("Content-Encoding") != "", h.Get("Content-Range") != "":
+		cw.status == http.StatusNotModified, get(h, "Content-Encoding") != "", get(h, "Content-Range") != "":
 		cw.pass()
 		return true
 	}
-	if ct := h.Get("Content-Type"); ct != "" && !cw.m.compressible(ct) {
+	ct := get(h, "Content-Type")
+	if ct != "" && !cw.m.compressible(ct) {
 		cw.pass()
 		return true
 	}
-	if cl := h.Get("Content-Length"); cl != "" {
+	if cl := get(h, "Content-Length"); cl != "" {
 		n, err := strconv.ParseInt(cl, 10, 64)
 		if err != nil || n < int64(cw.m.minSize) {
 			cw.pass()
 			return true
 		}
-		if h.Get("Content-Type") != "" {
+		if ct != "" {
 			cw.start()
 			return true
 		}
@@ -450,8 +485,8 @@ func (cw *compressWriter) decideEarly() bool {
 // type is sniffed when the handler set none. force compresses whatever the
 // size (a Flush). The buffered bytes are written out.
 func (cw *compressWriter) decide(next []byte, force bool) error {
-	h := cw.w.Header()
-	ct := h.Get("Content-Type")
+	h := cw.headers()
+	ct := get(h, "Content-Type")
 	if ct == "" && (len(cw.buf) > 0 || len(next) > 0) {
 		sniff := cw.buf
 		if len(sniff) < 512 && len(next) > 0 {
@@ -459,7 +494,7 @@ func (cw *compressWriter) decide(next []byte, force bool) error {
 			cw.buf = sniff[:len(cw.buf)]
 		}
 		ct = http.DetectContentType(sniff)
-		h.Set("Content-Type", ct)
+		h.SetHeader("Content-Type", ct)
 	}
 	if ct != "" && cw.m.compressible(ct) && (force || len(cw.buf)+len(next) >= cw.m.minSize) {
 		cw.start()
@@ -484,12 +519,12 @@ func (cw *compressWriter) decide(next []byte, force bool) error {
 func (cw *compressWriter) pass() { cw.state = passing }
 
 func (cw *compressWriter) start() {
-	h := cw.w.Header()
-	delete(h, "Content-Length")
-	delete(h, "Accept-Ranges")
-	h["Content-Encoding"] = cw.enc.header
-	if et := h.Get("Etag"); et != "" && !strings.HasPrefix(et, "W/") {
-		h.Set("Etag", "W/"+et)
+	h := cw.headers()
+	h.SetHeaderValues("Content-Length", nil)
+	h.SetHeaderValues("Accept-Ranges", nil)
+	h.SetHeaderValues("Content-Encoding", cw.enc.header)
+	if et := get(h, "Etag"); et != "" && !strings.HasPrefix(et, "W/") {
+		h.SetHeader("Etag", "W/"+et)
 	}
 	if cw.head {
 		cw.state = headOnly
