@@ -98,9 +98,11 @@ type HeaderReuser interface {
 // does to a header map h; keys are canonical, and a slice of values is
 // shared: the store never writes into it. The writer's Header returns the
 // map with every header the store kept put in, and the store works on the
-// map from then on. Core uses the store only while its own writer is the
-// one in front of the engine's (no wrapper of a middleware), so that the
-// headers change only through the store or through Header.
+// map from then on. Core uses the store while its own writer is the one
+// in front of the engine's, or while the writer in front is a store that
+// forwards to it (the writer handle of Context.ResponseWriter, and
+// Compress's writer around that), so that the headers change only through
+// the store or through Header.
 type HeaderStore interface {
 	// HeaderValues returns h[key].
 	HeaderValues(key string) []string
