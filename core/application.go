@@ -260,8 +260,13 @@ func (app *Application) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // it may serve; one with registration errors answers w with 500. Inlined,
 // it costs a built application two loads per request.
 func (app *Application) ready(w http.ResponseWriter) bool {
-	return (app.built.Load() && !app.failed) || app.prepare(w)
+	return app.serving() || app.prepare(w)
 }
+
+// serving reports whether the application is built and without
+// registration errors: ready's test, for a caller that has not got the
+// writer yet (serveExchange).
+func (app *Application) serving() bool { return app.built.Load() && !app.failed }
 
 // prepare is ready's first call (Build) and its answer for an application
 // with registration errors.

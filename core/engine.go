@@ -57,8 +57,8 @@ func WithEngine(e Engine) Option {
 // serveExchange serves a request of an engine other than net/http; it is
 // ServeHTTP for an engine.Exchange.
 func (app *Application) serveExchange(x engine.Exchange) {
-	if !(app.built.Load() && !app.failed) && !app.prepare(x.Writer()) {
-		return // ready, without asking for the writer first
+	if !app.serving() && !app.prepare(x.Writer()) { // ready, the writer asked for only when needed
+		return
 	}
 	// The state that served the exchange's last request, if the engine
 	// keeps one (engine.Exchange.Kept); done puts it back.

@@ -34,8 +34,5 @@ func (c *state) storeOf(w http.ResponseWriter) engine.HeaderStore {
 		}
 		return engine.HeaderMap(c.writer.Header())
 	}
-	if hs, ok := w.(engine.HeaderStore); ok {
-		return hs
-	}
-	return engine.HeaderMap(w.Header())
+	return engine.StoreOf(w)
 }

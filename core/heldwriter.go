@@ -108,44 +108,27 @@ func (c *state) handOutHeader(w http.ResponseWriter) http.Header {
 
 // HeaderValues returns the values of the response header key (canonical).
 func (hw *heldWriter) HeaderValues(key string) []string {
-	s := hw.c.enter()
-	if s == nil {
-		return nil
-	}
-	defer s.exit() // a wrapper's store
-	return s.storeOf(hw.w).HeaderValues(key)
+	return with(hw.c, nil, func(s *state) []string { return s.storeOf(hw.w).HeaderValues(key) })
 }
 
 // SetHeader sets the response header key to value.
 func (hw *heldWriter) SetHeader(key, value string) {
-	if s := hw.c.enter(); s != nil {
-		defer s.exit()
-		s.storeOf(hw.w).SetHeader(key, value)
-	}
+	run(hw.c, func(s *state) { s.storeOf(hw.w).SetHeader(key, value) })
 }
 
 // SetHeaderValues sets the response header key to values, or deletes it.
 func (hw *heldWriter) SetHeaderValues(key string, values []string) {
-	if s := hw.c.enter(); s != nil {
-		defer s.exit()
-		s.storeOf(hw.w).SetHeaderValues(key, values)
-	}
+	run(hw.c, func(s *state) { s.storeOf(hw.w).SetHeaderValues(key, values) })
 }
 
 // AddHeader adds value to the response header key.
 func (hw *heldWriter) AddHeader(key, value string) {
-	if s := hw.c.enter(); s != nil {
-		defer s.exit()
-		s.storeOf(hw.w).AddHeader(key, value)
-	}
+	run(hw.c, func(s *state) { s.storeOf(hw.w).AddHeader(key, value) })
 }
 
 // SetHeaderIfUnset sets the response header key to values unless it is set.
 func (hw *heldWriter) SetHeaderIfUnset(key string, values []string) {
-	if s := hw.c.enter(); s != nil {
-		defer s.exit()
-		s.storeOf(hw.w).SetHeaderIfUnset(key, values)
-	}
+	run(hw.c, func(s *state) { s.storeOf(hw.w).SetHeaderIfUnset(key, values) })
 }
 
 // Write writes p to the response, or fails with ErrContextReleased.

@@ -342,7 +342,7 @@ func (s *server) finish(x *exchange, ln *link) {
 		if !x.w.wrote {
 			x.w.WriteHeader(http.StatusOK) // as net/http: the headers of a response with no body
 		}
-		x.w.finishContentType(&ctx.Response.Header, x.w.bodied, bodyAllowed(x.w.status))
+		x.w.finishContentType()
 	}
 	s.putBack(x, ln)
 	if rec != nil {

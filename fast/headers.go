@@ -55,8 +55,7 @@ func (f *field) slice() []string {
 // search and copy no list.
 type headers struct {
 	list        []field
-	ct          field // the Content-Type, when hasCT
-	hasCT       bool
+	ct          field // the Content-Type; its key is "" when there is none
 	h           http.Header
 	mapped      bool // the map holds the headers (Header was called)
 	defaultType bool // the Content-Type is left to fasthttp's default (setContentType)
@@ -67,7 +66,7 @@ const contentType = "Content-Type"
 // find returns the field of key, or nil.
 func (hs *headers) find(key string) *field {
 	if key == contentType {
-		if hs.hasCT {
+		if hs.ct.key != "" {
 			return &hs.ct
 		}
 		return nil
@@ -83,7 +82,7 @@ func (hs *headers) find(key string) *field {
 // put adds f, whose key is not kept yet.
 func (hs *headers) put(f field) {
 	if f.key == contentType {
-		hs.ct, hs.hasCT = f, true
+		hs.ct = f
 		return
 	}
 	hs.list = append(hs.list, f)
@@ -92,7 +91,7 @@ func (hs *headers) put(f field) {
 // remove deletes the field of key, if kept.
 func (hs *headers) remove(key string) {
 	if key == contentType {
-		hs.ct, hs.hasCT = field{}, false
+		hs.ct = field{}
 		return
 	}
 	for i := range hs.list {
@@ -105,7 +104,7 @@ func (hs *headers) remove(key string) {
 
 // toMap moves the list into the map: map mode, until reset.
 func (hs *headers) toMap() {
-	if hs.hasCT {
+	if hs.ct.key != "" {
 		hs.h[contentType] = hs.ct.slice()
 	}
 	for i := range hs.list {
@@ -120,7 +119,7 @@ func (hs *headers) toMap() {
 func (hs *headers) dropList() {
 	clear(hs.list)
 	hs.list = hs.list[:0]
-	hs.ct, hs.hasCT = field{}, false
+	hs.ct = field{}
 }
 
 // HeaderValues returns the values of key (h[key]).
@@ -185,12 +184,6 @@ func (w *writer) SetHeaderIfUnset(key string, values []string) {
 		engine.HeaderMap(w.h).SetHeaderIfUnset(key, values)
 		return
 	}
-	if key == contentType { // a renderer's, on nearly every response
-		if !w.hasCT {
-			w.ct, w.hasCT = field{key: contentType, values: values}, true
-		}
-		return
-	}
 	if w.find(key) == nil {
 		w.put(field{key: key, values: values})
 	}
@@ -223,7 +216,7 @@ func (hs *headers) sendHeaders(rh *fasthttp.ResponseHeader) (typed bool) {
 		}
 		return typed
 	}
-	if hs.hasCT {
+	if hs.ct.key != "" {
 		typed = true
 		hs.setContentType(rh, hs.ct.first())
 	}
@@ -279,9 +272,9 @@ const defaultContentType = "text/plain; charset=utf-8"
 // finishContentType sets the default type that setContentType left to
 // fasthttp on a response that fasthttp would send without it: one with no
 // body (or whose status allows none, as fasthttp writes no default then).
-func (hs *headers) finishContentType(rh *fasthttp.ResponseHeader, bodied, allowed bool) {
-	if hs.defaultType && (!bodied || !allowed) {
-		rh.SetContentType(defaultContentType)
+func (w *writer) finishContentType() {
+	if w.defaultType && (!w.bodied || !bodyAllowed(w.status)) {
+		w.x.ctx.Response.Header.SetContentType(defaultContentType)
 	}
 }
 

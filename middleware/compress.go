@@ -268,11 +268,11 @@ func (m *compress) finish(ctx core.Context, cw *compressWriter, prev http.Respon
 	ctx.SetResponseWriter(prev)
 	if !cw.closed {
 		if !ctx.Written() {
-			storeOf(prev).SetHeaderValues("Content-Encoding", nil)
+			cw.hs.SetHeaderValues("Content-Encoding", nil) // prev's store
 		}
 		cw.zw = nil // its state is unknown; let the GC have it
 	}
-	cw.w, cw.enc = nil, nil
+	cw.w, cw.hs, cw.enc = nil, nil, nil
 	m.writers.Put(cw)
 }
 
@@ -347,6 +347,7 @@ const (
 type compressWriter struct {
 	m      *compress
 	w      http.ResponseWriter
+	hs     engine.HeaderStore // w's header store (engine.StoreOf), found once at reset
 	enc    *encoding
 	zw     encoder
 	status int
@@ -357,7 +358,7 @@ type compressWriter struct {
 }
 
 func (cw *compressWriter) reset(m *compress, w http.ResponseWriter, enc *encoding, head bool) {
-	cw.m, cw.w, cw.enc, cw.head = m, w, enc, head
+	cw.m, cw.w, cw.hs, cw.enc, cw.head = m, w, engine.StoreOf(w), enc, head
 	cw.status = http.StatusOK
 	cw.state = undecided
 	cw.closed = false
@@ -366,18 +367,6 @@ func (cw *compressWriter) reset(m *compress, w http.ResponseWriter, enc *encodin
 
 // Header returns the response header.
 func (cw *compressWriter) Header() http.Header { return cw.w.Header() }
-
-// storeOf returns the header store of w: w itself (the Context's writer
-// handle is one), or the store of its map.
-func storeOf(w http.ResponseWriter) engine.HeaderStore {
-	if hs, ok := w.(engine.HeaderStore); ok {
-		return hs
-	}
-	return engine.HeaderMap(w.Header())
-}
-
-// headers returns the store of the writer cw wraps.
-func (cw *compressWriter) headers() engine.HeaderStore { return storeOf(cw.w) }
 
 // get returns the first value of the response header key, or "".
 func get(hs engine.HeaderStore, key string) string {
@@ -391,14 +380,14 @@ func get(hs engine.HeaderStore, key string) string {
 // writer it wraps: core sets the handler's headers through it.
 var _ engine.HeaderStore = (*compressWriter)(nil)
 
-func (cw *compressWriter) HeaderValues(key string) []string { return cw.headers().HeaderValues(key) }
-func (cw *compressWriter) SetHeader(key, value string)      { cw.headers().SetHeader(key, value) }
-func (cw *compressWriter) AddHeader(key, value string)      { cw.headers().AddHeader(key, value) }
+func (cw *compressWriter) HeaderValues(key string) []string { return cw.hs.HeaderValues(key) }
+func (cw *compressWriter) SetHeader(key, value string)      { cw.hs.SetHeader(key, value) }
+func (cw *compressWriter) AddHeader(key, value string)      { cw.hs.AddHeader(key, value) }
 func (cw *compressWriter) SetHeaderValues(key string, values []string) {
-	cw.headers().SetHeaderValues(key, values)
+	cw.hs.SetHeaderValues(key, values)
 }
 func (cw *compressWriter) SetHeaderIfUnset(key string, values []string) {
-	cw.headers().SetHeaderIfUnset(key, values)
+	cw.hs.SetHeaderIfUnset(key, values)
 }
 
 // WriteHeader passes the status on (the core holds it until the body) and
@@ -455,7 +444,7 @@ func (cw *compressWriter) WriteString(s string) (int, error) {
 // decideEarly decides from the status and headers alone, when they are
 // enough, and reports whether it decided.
 func (cw *compressWriter) decideEarly() bool {
-	h := cw.headers()
+	h := cw.hs
 	switch {
 	case cw.status < 200, cw.status == http.StatusNoContent, cw.status == http.StatusPartialContent,
 		cw.status == http.StatusNotModified, get(h, "Content-Encoding") != "", get(h, "Content-Range") != "":
@@ -485,7 +474,7 @@ func (cw *compressWriter) decideEarly() bool {
 // type is sniffed when the handler set none. force compresses whatever the
 // size (a Flush). The buffered bytes are written out.
 func (cw *compressWriter) decide(next []byte, force bool) error {
-	h := cw.headers()
+	h := cw.hs
 	ct := get(h, "Content-Type")
 	if ct == "" && (len(cw.buf) > 0 || len(next) > 0) {
 		sniff := cw.buf
@@ -519,7 +508,7 @@ func (cw *compressWriter) decide(next []byte, force bool) error {
 func (cw *compressWriter) pass() { cw.state = passing }
 
 func (cw *compressWriter) start() {
-	h := cw.headers()
+	h := cw.hs
 	h.SetHeaderValues("Content-Length", nil)
 	h.SetHeaderValues("Accept-Ranges", nil)
 	h.SetHeaderValues("Content-Encoding", cw.enc.header)

@@ -140,6 +140,16 @@ func (h HeaderMap) SetHeaderIfUnset(key string, values []string) {
 	}
 }
 
+// StoreOf returns the HeaderStore of w: w itself when it is one (a store
+// that forwards, as the writer handle of Context.ResponseWriter does),
+// else the store of its header map.
+func StoreOf(w http.ResponseWriter) HeaderStore {
+	if hs, ok := w.(HeaderStore); ok {
+		return hs
+	}
+	return HeaderMap(w.Header())
+}
+
 // Handler serves one Exchange; the Application's.
 type Handler func(x Exchange)
 
