@@ -175,6 +175,9 @@ tidy() {
 }
 
 framework() { gotest -race -count=1 ./...; } # core's TLS, h2c, redirect and upload tests run curl and nghttp
+# The handle gate's portable path (every Context call pins), which -tags purego selects on every
+# architecture instead of the amd64/arm64 goroutine check (core/goroutine_asm.go).
+framework_purego() { gotest -race -count=1 -tags purego ./core/...; }
 
 examples() { (cd _examples && gotest -race -count=1 ./...); }
 
@@ -241,6 +244,7 @@ step "go version" go_version
 step "gofmt and go vet" fmt_vet
 step "go mod tidy -diff in every module" tidy
 step "framework: go test -race ./..." framework curl nghttp=nghttp2-client
+step "framework, portable gate: go test -race -tags purego ./core/..." framework_purego curl nghttp=nghttp2-client
 step "examples: cd _examples && go test -race ./..." examples
 step "WebSocket echoes through every writer (internal/wstest)" websockets
 step "sessions/redis (real redis-server, Redis Cluster, Sentinel; the conformance suite's sessions tests on every engine)" sessions_redis redis-server

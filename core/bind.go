@@ -120,11 +120,11 @@ func (b *Binder) Bind(ctx Context, v any) error {
 	if rv.Type() != b.ptr || rv.IsNil() {
 		return &HTTPError{Code: http.StatusInternalServerError, Err: fmt.Errorf("vireo: Binder.Bind needs a non-nil %s, got %T", b.ptr, v)}
 	}
-	s := ctx.enter()
+	s, pin := ctx.enter()
 	if s == nil {
 		return ErrContextReleased
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	return b.b.bind(s, rv.UnsafePointer(), v)
 }
 

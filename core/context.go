@@ -69,8 +69,9 @@ type state struct {
 	// Handles. gen is the generation of the live handles: release adds
 	// one, so every handle made before fails. pins counts handle calls in
 	// progress; release waits for them (see handle.go).
-	gen  atomic.Uint64
-	pins atomic.Int32
+	gen   atomic.Uint64
+	pins  atomic.Int32
+	owner atomic.Uintptr // curg of the goroutine serving the request; 0: none (see handle.go)
 
 	// Storage handed out through a handle, which a caller may keep: it is
 	// dropped at release instead of being reused for the next request.
@@ -102,6 +103,7 @@ func (c *state) reset(w http.ResponseWriter, r *http.Request) {
 	c.x = &c.std
 	c.request = r
 	c.index = -1
+	c.own()
 	if r.Body != nil && !noBody(r.Body) && (r.ContentLength != 0 || r.ProtoMajor < 2) {
 		c.bodyLimit, c.readRate = c.app.bodyLimit, c.app.readRate
 		c.limitBody() // the limit and the rate bound Request().Body too, not only the readers
@@ -205,12 +207,12 @@ func (c *state) clone() *state {
 // Request returns the request. Handlers may replace it with SetRequest, for
 // example to attach a context.Context value.
 func (c Context) Request() *http.Request {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return nil
 	}
 	r := s.request
-	s.exit()
+	s.exit(pin)
 	if r == nil {
 		// Another engine's request, which req builds on the first call:
 		// engine code, with exit deferred.
@@ -226,7 +228,7 @@ func (c Context) Request() *http.Request {
 // context alone, once. For a stale handle (or the zero Context) it is a
 // context that is already done.
 func (c Context) RequestContext() context.Context {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return doneContext
 	}
@@ -236,7 +238,7 @@ func (c Context) RequestContext() context.Context {
 	} else {
 		ctx = s.x.Context()
 	}
-	s.exit()
+	s.exit(pin)
 	return ctx
 }
 
@@ -259,9 +261,9 @@ func (c *state) req() *http.Request {
 // SetRequest replaces the request seen by the rest of the chain (nil is
 // ignored).
 func (c Context) SetRequest(r *http.Request) {
-	if s := c.enter(); s != nil {
+	if s, pin := c.enter(); s != nil {
 		s.setRequest(r)
-		s.exit()
+		s.exit(pin)
 	}
 }
 
@@ -276,23 +278,23 @@ func (c *state) setRequest(r *http.Request) {
 
 // Route returns the matched route, or nil for unmatched requests.
 func (c Context) Route() *Route {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return nil
 	}
 	rt := s.route
-	s.exit()
+	s.exit(pin)
 	return rt
 }
 
 // Method returns the request method.
 func (c Context) Method() string {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return ""
 	}
 	m := s.method()
-	s.exit()
+	s.exit(pin)
 	return m
 }
 
@@ -302,12 +304,12 @@ func (c *state) method() string {
 
 // Path returns the request path, percent-decoded.
 func (c Context) Path() string {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return ""
 	}
 	p := s.path()
-	s.exit()
+	s.exit(pin)
 	return p
 }
 
@@ -318,12 +320,12 @@ func (c *state) path() string {
 // Query returns the first value of the named query-string parameter, or "".
 // Route parameters are read with Param.
 func (c Context) Query(name string) string {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return ""
 	}
 	v := s.queryParam(name)
-	s.exit()
+	s.exit(pin)
 	return v
 }
 
@@ -337,12 +339,12 @@ func (c *state) queryParam(name string) string {
 // QueryDefault returns the named query-string parameter, or def when it is
 // absent or empty (and for a stale handle, as for a request without it).
 func (c Context) QueryDefault(name, def string) string {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return def
 	}
 	v := s.queryDefault(name, def)
-	s.exit()
+	s.exit(pin)
 	return v
 }
 
@@ -394,12 +396,12 @@ func (c *state) parseFormOrStop() {
 
 // RequestHeader returns the first value of the named request header, or "".
 func (c Context) RequestHeader(name string) string {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return ""
 	}
 	v := s.requestHeader(name)
-	s.exit()
+	s.exit(pin)
 	return v
 }
 
@@ -413,12 +415,12 @@ func (c *state) requestHeader(name string) string {
 // that an engine other than net/http builds only for Request. As with
 // Values, the slice must not be modified. RequestHeader returns the first.
 func (c Context) RequestHeaderValues(name string) []string {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return nil
 	}
 	vs := s.x.HeaderValues(name)
-	s.exit()
+	s.exit(pin)
 	return vs
 }
 
@@ -428,11 +430,11 @@ func (c Context) RequestHeaderValues(name string) []string {
 // one-value slice; headers set on every response, as middleware sets them,
 // are cheaper built once as HeaderFields and set with SetResponseHeaders.
 func (c Context) SetResponseHeader(name, value string) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return
 	}
-	defer s.exit() // a ResponseWriter's Header
+	defer s.exit(pin) // a ResponseWriter's Header
 	s.setResponseHeader(name, value)
 }
 
@@ -495,11 +497,11 @@ var canonBytes = func() (t [256]uint8) {
 // that reuse, and a handle kept past its request adds nothing anywhere.
 // Each call makes name canonical, as SetResponseHeader's does.
 func (c Context) AddResponseHeader(name, value string) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return
 	}
-	defer s.exit() // a ResponseWriter's Header
+	defer s.exit(pin) // a ResponseWriter's Header
 	s.headers().AddHeader(canonicalKey(name), value)
 }
 
@@ -509,11 +511,11 @@ func (c Context) AddResponseHeader(name, value string) {
 // must not be modified. Middleware that extends a header (Vary) reads and
 // sets it in one call with a field of NewHeaderFieldFunc instead.
 func (c Context) ResponseHeaderValues(name string) []string {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return nil
 	}
-	defer s.exit() // a ResponseWriter's Header
+	defer s.exit(pin) // a ResponseWriter's Header
 	return s.headers().HeaderValues(canonicalKey(name))
 }
 
@@ -538,11 +540,11 @@ func (c *state) setResponseHeader(name, value string) {
 // SetContentType sets the response Content-Type, which the body writers
 // (Text, HTML, JSON, ...) then keep.
 func (c Context) SetContentType(contentType string) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return
 	}
-	defer s.exit() // a ResponseWriter's Header
+	defer s.exit(pin) // a ResponseWriter's Header
 	s.setContentType(contentType)
 }
 
@@ -555,12 +557,12 @@ func (c *state) setContentType(contentType string) {
 // *http.Request that an engine other than net/http builds only for Request
 // (see cookie.go); SetCookie is the response side.
 func (c Context) RequestCookie(name string) (string, bool) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return "", false
 	}
 	v, ok := s.cookie(name)
-	s.exit()
+	s.exit(pin)
 	return v, ok
 }
 
@@ -588,11 +590,11 @@ func (c *state) setCookie(cookie *http.Cookie) {
 // error handler registered for it. A code outside 100-999, which net/http
 // cannot send, stops the chain with a 500 whose error names the code.
 func (c Context) SetStatus(code int) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return
 	}
-	defer s.exit() // a ResponseWriter's WriteHeader
+	defer s.exit(pin) // a ResponseWriter's WriteHeader
 	s.setStatus(code)
 }
 
@@ -612,12 +614,12 @@ func (e errStatusCode) Error() string {
 
 // Status returns the response status set so far (200 by default).
 func (c Context) Status() int {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return 0
 	}
 	code := s.status()
-	s.exit()
+	s.exit(pin)
 	return code
 }
 
@@ -627,23 +629,23 @@ func (c *state) status() int { return c.writer.status }
 // (through the Context, its ResponseWriter and the error page), before any
 // transfer or content encoding net/http or middleware adds below it.
 func (c Context) BytesWritten() int64 {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return 0
 	}
 	n := s.writer.size
-	s.exit()
+	s.exit(pin)
 	return n
 }
 
 // Written reports whether the status line has been sent.
 func (c Context) Written() bool {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return false
 	}
 	w := s.written()
-	s.exit()
+	s.exit(pin)
 	return w
 }
 
@@ -651,11 +653,11 @@ func (c *state) written() bool { return c.writer.wroteHeader || c.writer.hijacke
 
 // Write writes p to the response body.
 func (c Context) Write(p []byte) (int, error) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return 0, ErrContextReleased
 	}
-	defer s.exit() // a ResponseWriter, hooks
+	defer s.exit(pin) // a ResponseWriter, hooks
 	return s.write(p)
 }
 
@@ -665,11 +667,11 @@ func (c *state) write(p []byte) (int, error) {
 
 // WriteString writes text to the response body.
 func (c Context) WriteString(text string) (int, error) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return 0, ErrContextReleased
 	}
-	defer s.exit() // a ResponseWriter, hooks
+	defer s.exit(pin) // a ResponseWriter, hooks
 	return s.writeString(text)
 }
 
@@ -682,11 +684,11 @@ func (c *state) writeString(s string) (int, error) {
 
 // Next runs the next handler of the chain, unless the chain was stopped.
 func (c Context) Next() {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return
 	}
-	defer s.exit() // the rest of the chain
+	defer s.exit(pin) // the rest of the chain
 	s.next(c)
 }
 
@@ -706,20 +708,20 @@ func (c *state) next(h Context) {
 // IsStopped reports whether Stop (or a Stop variant) was called.
 // It is true for a Context whose request is over.
 func (c Context) IsStopped() bool {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return true
 	}
 	stopped := s.stopped
-	s.exit()
+	s.exit(pin)
 	return stopped
 }
 
 // Stop stops the chain: later calls to Next do nothing.
 func (c Context) Stop() {
-	if s := c.enter(); s != nil {
+	if s, pin := c.enter(); s != nil {
 		s.stop()
-		s.exit()
+		s.exit(pin)
 	}
 }
 
@@ -757,12 +759,12 @@ func (c *state) stopWithError(err error) {
 // StopError returns the error given to StopWithError, for error handlers, or
 // ErrContextReleased once the request is over.
 func (c Context) StopError() error {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return ErrContextReleased
 	}
 	err := s.stopErr()
-	s.exit()
+	s.exit(pin)
 	return err
 }
 

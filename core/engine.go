@@ -93,6 +93,7 @@ func (c *state) resetExchange(x engine.Exchange, same bool) {
 	c.x = x
 	c.request = nil
 	c.index = -1
+	c.own()
 	if x.ContentLength() != 0 {
 		c.bodyLimit, c.readRate = c.app.bodyLimit, c.app.readRate
 	}

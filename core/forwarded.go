@@ -20,12 +20,12 @@ import (
 // Scheme returns "https" or "http": the request's own (TLS or not), or the
 // one a trusted proxy reports.
 func (c Context) Scheme() string {
-	s := c.enter() // a plain read of the request: unpinned inline
+	s, pin := c.enter() // a plain read of the request: unpinned inline
 	if s == nil {
 		return ""
 	}
 	v := s.scheme()
-	s.exit()
+	s.exit(pin)
 	return v
 }
 
@@ -50,12 +50,12 @@ func (c *state) scheme() string {
 // IsTLS reports whether the client's connection is secure: Scheme is
 // "https".
 func (c Context) IsTLS() bool {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return false
 	}
 	v := s.isTLS()
-	s.exit()
+	s.exit(pin)
 	return v
 }
 
@@ -64,12 +64,12 @@ func (c *state) isTLS() bool { return c.scheme() == "https" }
 // Host returns the host the client asked for (with its port, if any): the
 // request's Host, or the one a trusted proxy reports.
 func (c Context) Host() string {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return ""
 	}
 	v := s.host()
-	s.exit()
+	s.exit(pin)
 	return v
 }
 

@@ -13,12 +13,12 @@
 // out as a handle of its own (Params, Values, the ResponseWriter, an
 // EventStream), runs its body between enter and exit:
 //
-//	s := c.enter() // pin the state, then check the generation
+//	s, pin := c.enter() // check the generation, pinning the state unless the caller serves it
 //	if s == nil {
 //		return ... // stale (or the zero Context): zero values, ErrContextReleased
 //	}
 //	v := ...       // the body, on s
-//	s.exit()       // unpin
+//	s.exit(pin)    // unpin, if enter pinned
 //	return v
 //
 // exit must be deferred when the body can panic, that is when it runs code
@@ -32,31 +32,53 @@
 // the request (method, path, query, headers) cannot panic; such a body
 // unpins inline, with no defer and no function literal (Param, the Params
 // and Values methods, Method, Path, Query, RequestHeader,
-// RequestHeaderValues, RequestCookie, Status, Written, IsStopped...), so that the method
-// costs its body and the two atomic adds. with, with2 and run are the
-// deferred form for a body written as a
-// function literal, which any method may use. TestGateUnpinsEveryMethod
-// checks that no method leaves a pin behind. Code of this package that
-// already runs inside a gated call, on the state it was given (the state
-// handlers, the chain), calls the state's methods directly rather than
-// through a handle again.
+// RequestHeaderValues, RequestCookie, Status, Written, IsStopped...), so
+// that the method costs its body and the gate. with, with2 and run are the
+// deferred form for a body written as a function literal, which any method
+// may use. TestGateUnpinsEveryMethod checks that no method leaves a pin
+// behind. Code of this package that already runs inside a gated call, on
+// the state it was given (the state handlers, the chain), calls the
+// state's methods directly rather than through a handle again.
 //
 // A generation check alone leaves a window: a stale handle could pass the
 // check just before its request ends and then touch the state while the
-// next request uses it. Every call therefore pins the state for its
-// duration (pins, an atomic counter) before it checks the generation, and
-// release bumps the generation before it waits for the pins to drain. With
-// sequentially consistent atomics one side always sees the other: either
-// the call sees the new generation and fails, or release sees the pin and
-// waits for the call to end before it clears anything. Release only waits
-// when a goroutine that kept a handle is in the middle of a call at that
-// very moment.
+// next request uses it. A call from any goroutine but the one serving the
+// request therefore pins the state for its duration (pins, an atomic
+// counter) before it checks the generation, and release bumps the
+// generation before it waits for the pins to drain. With sequentially
+// consistent atomics one side always sees the other: either the call sees
+// the new generation and fails, or release sees the pin and waits for the
+// call to end before it clears anything. Release only waits when a
+// goroutine that kept a handle is in the middle of a call at that very
+// moment.
 //
-// (An earlier version let the goroutine serving the request skip the pin,
-// recognising it by the runtime's goroutine pointer read in assembly. On
-// the quiet reference machine, benchstat -count 10, it was no faster than
-// pinning every call - Param1 214.7 ns against 205.1, GithubAll 73.1 us
-// against 74.7 - so the dependency on a runtime internal was removed.)
+// The goroutine serving the request needs no pin: release runs on it,
+// after its calls, never during one. Where a state starts serving a
+// request (reset, resetExchange) it records that goroutine as its owner,
+// the address of the goroutine's runtime g (curg, read in assembly,
+// goroutine_$GOARCH.s); adopt records none, for a WrapMiddleware chain
+// that may run anywhere. enter skips the pin when the caller's g is the
+// owner and the generation matches: two loads and a compare instead of two
+// locked read-modify-writes. Any other goroutine - one that kept a handle,
+// a chain that NextWithTimeout or a net/http middleware runs elsewhere -
+// sees another g and pins. A g is compared, never dereferenced. The owner
+// of a pooled state may name a goroutine that has ended, whose g a new
+// goroutine now has: that goroutine skips the pin, but only a stale
+// handle can bring it there, its generation fails the check, and a
+// generation never comes back. A handle of the state's current request
+// reaches another goroutine only after the state recorded its owner (the
+// handle is made after reset, and handed over through some
+// synchronisation, or -race reports the handover), so that goroutine sees
+// the owner of that request. Where curg is not assembly (architectures
+// other than amd64 and arm64, or the purego build tag, goroutine_other.go)
+// no goroutine is an owner and every call pins.
+//
+// (On the machine of the first measurements the owner's path was no
+// faster than pinning every call - benchstat -count 10, Param1 214.7 ns
+// against 205.1, GithubAll 73.1 us against 74.7 - and it was removed for
+// a while. On the 2-core KVM machine of 2026-12-02, an Intel Xeon, a
+// gated Param read, BenchmarkGateParam, is 12.1 ns pinned and 4.9 ns on
+// the owner's path.)
 
 package core
 
@@ -78,80 +100,112 @@ type Context struct {
 	gen uint64
 }
 
-// enter pins c's state and returns it, or returns nil when c is stale (or
-// the zero Context). A non-nil result must be released with exit, in a
-// defer when the call can panic (see the rule above).
-func (c Context) enter() *state {
-	s := c.s
+// enter returns c's state, or nil when c is stale (or the zero Context),
+// and whether it pinned the state: it does for every caller but the
+// goroutine serving the request. A non-nil state must be released with
+// exit(pinned), in a defer when the call can panic (see the rule above).
+func (c Context) enter() (s *state, pinned bool) {
+	s = c.s
 	if s == nil {
-		return nil
+		return nil, false
 	}
-	s.pins.Add(1)
+	pinned = !s.owned()
+	if pinned {
+		s.pins.Add(1)
+	}
 	if s.gen.Load() != c.gen {
-		s.pins.Add(-1)
-		return nil
+		s.exit(pinned)
+		return nil, false
 	}
-	return s
+	return s, pinned
 }
 
 // exit ends a call that enter began.
-func (s *state) exit() { s.pins.Add(-1) }
+func (s *state) exit(pinned bool) {
+	if pinned {
+		s.pins.Add(-1)
+	}
+}
+
+// owned reports whether the calling goroutine serves s's request. Where
+// curg is assembly it is never 0, so a cleared owner matches no goroutine;
+// elsewhere nothing is owned.
+func (s *state) owned() bool {
+	return ownerFastPath && s.owner.Load() == curg()
+}
+
+// own records the calling goroutine as the one serving c's request, where
+// a state starts serving one (reset, resetExchange). The store, an
+// exchange on amd64, is skipped when the goroutine is the owner already,
+// as it is when a connection's goroutine gets the state it had last.
+func (c *state) own() {
+	if g := curg(); c.owner.Load() != g {
+		c.owner.Store(g)
+	}
+}
+
+// disown records that no goroutine serves c's request: every call pins.
+func (c *state) disown() {
+	if c.owner.Load() != 0 {
+		c.owner.Store(0)
+	}
+}
 
 // with runs f on c's state and returns its result, or returns zero when c
 // is stale (or the zero Context): the deferred form of the rule, for a
 // body that may panic, written as a function literal.
 func with[T any](c Context, zero T, f func(*state) T) T {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return zero
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	return f(s)
 }
 
 // with2 is with for methods of two results.
 func with2[A, B any](c Context, za A, zb B, f func(*state) (A, B)) (A, B) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return za, zb
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	return f(s)
 }
 
 // run is with for methods without a result.
 func run(c Context, f func(*state)) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	f(s)
 }
 
 // stateHandler makes a Handler of a handler of this package written
 // against the state: like a Context method, it runs only for a live
-// handle, pinned for its whole run (it runs the rest of the chain: exit is
-// deferred), and it gets the handle too, to run the rest of the chain
-// with.
+// handle, through the gate for its whole run (it runs the rest of the
+// chain: exit is deferred), and it gets the handle too, to run the rest of
+// the chain with.
 func stateHandler(h func(c *state, ctx Context)) Handler {
 	return func(ctx Context) {
-		s := ctx.enter()
+		s, pin := ctx.enter()
 		if s == nil {
 			return
 		}
-		defer s.exit()
+		defer s.exit(pin)
 		h(s, ctx)
 	}
 }
 
 // Alive reports whether c still belongs to a request in progress.
 func (c Context) Alive() bool {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return false
 	}
-	s.exit()
+	s.exit(pin)
 	return true
 }
 

@@ -77,11 +77,11 @@ func (f HeaderField) WithValues(values ...string) HeaderField {
 // handle's checks for all the fields, where SetResponseHeader costs one
 // per header and makes each name canonical.
 func (c Context) SetResponseHeaders(fields ...HeaderField) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return
 	}
-	defer s.exit() // a ResponseWriter's Header, an update function
+	defer s.exit(pin) // a ResponseWriter's Header, an update function
 	hs := s.headers()
 	for i := range fields {
 		f := &fields[i]

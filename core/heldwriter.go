@@ -80,11 +80,11 @@ type heldWriter struct {
 // Header returns the response header map, handed out (see the file
 // comment); a fresh, unused one once the request is over.
 func (hw *heldWriter) Header() http.Header {
-	s := hw.c.enter()
+	s, pin := hw.c.enter()
 	if s == nil {
 		return http.Header{}
 	}
-	defer s.exit() // a ResponseWriter's Header
+	defer s.exit(pin) // a ResponseWriter's Header
 	return s.handOutHeader(hw.w)
 }
 
@@ -133,18 +133,18 @@ func (hw *heldWriter) SetHeaderIfUnset(key string, values []string) {
 
 // Write writes p to the response, or fails with ErrContextReleased.
 func (hw *heldWriter) Write(p []byte) (int, error) {
-	s := hw.c.enter()
+	s, pin := hw.c.enter()
 	if s == nil {
 		return 0, ErrContextReleased
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	return hw.w.Write(p)
 }
 
 // WriteHeader sends the status line, unless the request is over.
 func (hw *heldWriter) WriteHeader(code int) {
-	if s := hw.c.enter(); s != nil {
-		defer s.exit()
+	if s, pin := hw.c.enter(); s != nil {
+		defer s.exit(pin)
 		hw.w.WriteHeader(code)
 	}
 }
@@ -154,54 +154,54 @@ func (hw *heldWriter) Flush() { _ = hw.FlushError() }
 
 // FlushError is Flush with the error, for http.ResponseController.
 func (hw *heldWriter) FlushError() error {
-	s := hw.c.enter()
+	s, pin := hw.c.enter()
 	if s == nil {
 		return ErrContextReleased
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	return http.NewResponseController(hw.w).Flush()
 }
 
 // Hijack takes over the connection (see http.Hijacker).
 func (hw *heldWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	s := hw.c.enter()
+	s, pin := hw.c.enter()
 	if s == nil {
 		return nil, nil, ErrContextReleased
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	return http.NewResponseController(hw.w).Hijack()
 }
 
 // SetWriteDeadline sets the response's write deadline, for
 // http.ResponseController.
 func (hw *heldWriter) SetWriteDeadline(t time.Time) error {
-	s := hw.c.enter()
+	s, pin := hw.c.enter()
 	if s == nil {
 		return ErrContextReleased
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	return http.NewResponseController(hw.w).SetWriteDeadline(t)
 }
 
 // SetReadDeadline sets the request body's read deadline, for
 // http.ResponseController.
 func (hw *heldWriter) SetReadDeadline(t time.Time) error {
-	s := hw.c.enter()
+	s, pin := hw.c.enter()
 	if s == nil {
 		return ErrContextReleased
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	return http.NewResponseController(hw.w).SetReadDeadline(t)
 }
 
 // EnableFullDuplex lets the handler read the body while it writes, for
 // http.ResponseController.
 func (hw *heldWriter) EnableFullDuplex() error {
-	s := hw.c.enter()
+	s, pin := hw.c.enter()
 	if s == nil {
 		return ErrContextReleased
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	return http.NewResponseController(hw.w).EnableFullDuplex()
 }
 

@@ -28,12 +28,12 @@ func (c Context) Params() Params { return Params{c} }
 
 // Param returns the value of the named route parameter, or "".
 func (c Context) Param(name string) string {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return ""
 	}
 	v := s.params.get(name)
-	s.exit()
+	s.exit(pin)
 	return v
 }
 
@@ -51,29 +51,29 @@ func (ps Params) Get(name string) string {
 
 // Lookup returns the value of the named parameter and whether it exists.
 func (ps Params) Lookup(name string) (string, bool) {
-	s := ps.c.enter()
+	s, pin := ps.c.enter()
 	if s == nil {
 		return "", false
 	}
 	v, ok := s.params.lookup(name)
-	s.exit()
+	s.exit(pin)
 	return v, ok
 }
 
 // Len returns the number of parameters.
 func (ps Params) Len() int {
-	s := ps.c.enter()
+	s, pin := ps.c.enter()
 	if s == nil {
 		return 0
 	}
 	n := len(s.params)
-	s.exit()
+	s.exit(pin)
 	return n
 }
 
 // At returns the i-th parameter (0 <= i < Len), or the zero Param.
 func (ps Params) At(i int) Param {
-	s := ps.c.enter()
+	s, pin := ps.c.enter()
 	if s == nil {
 		return Param{}
 	}
@@ -81,7 +81,7 @@ func (ps Params) At(i int) Param {
 	if i >= 0 && i < len(s.params) {
 		p = s.params[i]
 	}
-	s.exit()
+	s.exit(pin)
 	return p
 }
 

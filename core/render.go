@@ -37,11 +37,11 @@ func (c *state) setContentTypeIfUnset(ct []string) {
 
 // Text writes text as text/plain (unless a Content-Type was set).
 func (c Context) Text(text string) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	s.setContentTypeIfUnset(textPlainUTF8) // text's body: one call less
 	s.writeOrStop(s.writeString(text))
 }
@@ -62,11 +62,11 @@ func (c *state) writeOrStop(_ int, err error) {
 // HTML writes text as text/html (unless a Content-Type was set). text is sent as
 // is: escape untrusted data yourself or use View.
 func (c Context) HTML(text string) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	s.writeHTML(text)
 }
 
@@ -78,11 +78,11 @@ func (c *state) writeHTML(s string) {
 // JSON writes v encoded as JSON. A value that cannot be encoded stops the
 // chain with a 500 and nothing of the document is sent.
 func (c Context) JSON(v any) {
-	s := c.enter()
+	s, pin := c.enter()
 	if s == nil {
 		return
 	}
-	defer s.exit()
+	defer s.exit(pin)
 	s.writeJSON(v)
 }
 

@@ -23,20 +23,20 @@ func (c Context) Values() Values { return Values{c} }
 
 // Set stores value under key, replacing any previous value.
 func (v Values) Set(key string, value any) {
-	if s := v.c.enter(); s != nil {
+	if s, pin := v.c.enter(); s != nil {
 		s.values.set(key, value)
-		s.exit()
+		s.exit(pin)
 	}
 }
 
 // Get returns the value stored under key, or nil.
 func (v Values) Get(key string) any {
-	s := v.c.enter()
+	s, pin := v.c.enter()
 	if s == nil {
 		return nil
 	}
 	value := s.values.get(key)
-	s.exit()
+	s.exit(pin)
 	return value
 }
 
@@ -48,20 +48,20 @@ func (v Values) GetString(key string) string {
 
 // Delete removes key.
 func (v Values) Delete(key string) {
-	if s := v.c.enter(); s != nil {
+	if s, pin := v.c.enter(); s != nil {
 		s.values.delete(key)
-		s.exit()
+		s.exit(pin)
 	}
 }
 
 // Len returns the number of values.
 func (v Values) Len() int {
-	s := v.c.enter()
+	s, pin := v.c.enter()
 	if s == nil {
 		return 0
 	}
 	n := len(s.values.entries)
-	s.exit()
+	s.exit(pin)
 	return n
 }
 

@@ -1,0 +1,79 @@
+package core
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"testing"
+)
+
+// TestOwnerFastPath checks which path the handle gate takes for the
+// request's own goroutine: the unpinned one where curg is assembly
+// (amd64, arm64 without the purego tag), the pinned one everywhere else,
+// and the pinned one for any other goroutine always. test.sh runs it
+// with and without -tags purego.
+func TestOwnerFastPath(t *testing.T) {
+	wantOwned := runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64"
+	if purego {
+		wantOwned = false
+	}
+	if ownerFastPath != wantOwned {
+		t.Fatalf("ownerFastPath = %v on %s (purego %v), want %v", ownerFastPath, runtime.GOARCH, purego, wantOwned)
+	}
+	app := New(WithStartupOutput(nil))
+	var owned, elsewhere bool
+	app.Get("/", func(ctx Context) {
+		owned = ctx.s.owned()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			elsewhere = ctx.s.owned()
+		}()
+		<-done
+		ctx.WriteString("ok")
+	})
+	rec := httptest.NewRecorder()
+	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	if rec.Body.String() != "ok" {
+		t.Fatalf("body %q", rec.Body.String())
+	}
+	if owned != wantOwned || elsewhere {
+		t.Errorf("owned by the serving goroutine %v (want %v), by another %v (want false)", owned, wantOwned, elsewhere)
+	}
+}
+
+// TestWrappedChainUnowned checks that the inner chain of a net/http
+// middleware has no owner, even when the middleware runs it on the
+// request's goroutine: adopt disowns the inner state, so every call of
+// that chain pins, wherever the middleware runs it. The pool is primed
+// with states this goroutine owns, which is what the inner chain then
+// gets.
+func TestWrappedChainUnowned(t *testing.T) {
+	app := New(WithStartupOutput(nil))
+	var outer, inner bool
+	app.Use(func(ctx Context) {
+		outer = ctx.s.owned()
+		ctx.Next()
+	})
+	app.Use(WrapMiddleware(func(next http.Handler) http.Handler { return next }))
+	app.Get("/", func(ctx Context) {
+		inner = ctx.s.owned()
+		ctx.WriteString("ok")
+	})
+	if err := app.Build(); err != nil {
+		t.Fatal(err)
+	}
+	a, b := app.pool.Get().(*state), app.pool.Get().(*state)
+	a.own()
+	b.own()
+	app.pool.Put(a)
+	app.pool.Put(b)
+	rec := httptest.NewRecorder()
+	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	if rec.Body.String() != "ok" {
+		t.Fatalf("body %q", rec.Body.String())
+	}
+	if outer != ownerFastPath || inner {
+		t.Errorf("outer chain owned %v (want %v), inner chain owned %v (want false)", outer, ownerFastPath, inner)
+	}
+}
