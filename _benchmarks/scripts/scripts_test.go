@@ -104,3 +104,55 @@ func TestSessionsCookieLua(t *testing.T) {
 		t.Errorf("done() printed %q", out)
 	}
 }
+
+// perfSamples is perf script -F ip,sym,dso output of six samples, one for
+// each case share.awk tells apart.
+const perfSamples = `	ffffffff8206d0e6 tcp_sendmsg_locked ([kernel.kallsyms])
+	ffffffff81000130 entry_SYSCALL_64_after_hwframe ([kernel.kallsyms])
+	b34e internal/runtime/syscall/linux.Syscall6 (/bin/app)
+	2658b6 net/http.(*response).finishRequest (/bin/app)
+
+	ffffffff82260674 irqentry_exit_to_user_mode ([kernel.kallsyms])
+	ffffffff81000e06 asm_sysvec_apic_timer_interrupt ([kernel.kallsyms])
+	224aea net/textproto.canonicalMIMEHeaderKey (/bin/app)
+	266434 net/http.(*conn).serve (/bin/app)
+
+	a80540 github.com/vireo-go/vireo/core.(*state).reset (/bin/app)
+	266434 net/http.(*conn).serve (/bin/app)
+
+	1234 runtime.mallocgc (/bin/app)
+	5678 main.handler (/bin/app)
+
+	9abc runtime.findRunnable (/bin/app)
+	9abd runtime.schedule (/bin/app)
+
+	ffffffff8206d0e6 native_safe_halt ([kernel.kallsyms])
+`
+
+// TestShareClassifier feeds share.awk a sample of each kind: a system call
+// made by net/http (kernel), a timer interrupt on net/http's code
+// (net/http), Vireo under net/http and the runtime under the app's handler
+// (app), the scheduler (runtime), and kernel frames only (kernel).
+func TestShareClassifier(t *testing.T) {
+	awk := testtool.Require(t, "awk")
+	cmd := exec.Command(awk, "-v", "fw=^$", "-f", "share.awk")
+	cmd.Stdin = strings.NewReader(perfSamples)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := map[string]string{"kernel": "2", "app": "2", "net/http": "1", "runtime": "1"}
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) < 3 {
+			t.Fatalf("line %q", line)
+		}
+		got[f[0]] = f[1]
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %s samples, want %s\n%s", k, got[k], v, out)
+		}
+	}
+}
