@@ -32,11 +32,7 @@ func TestOwnerFastPath(t *testing.T) {
 		<-done
 		ctx.WriteString("ok")
 	})
-	rec := httptest.NewRecorder()
-	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
-	if rec.Body.String() != "ok" {
-		t.Fatalf("body %q", rec.Body.String())
-	}
+	serveOK(t, app)
 	if owned != wantOwned || elsewhere {
 		t.Errorf("owned by the serving goroutine %v (want %v), by another %v (want false)", owned, wantOwned, elsewhere)
 	}
@@ -68,12 +64,18 @@ func TestWrappedChainUnowned(t *testing.T) {
 	b.own()
 	app.pool.Put(a)
 	app.pool.Put(b)
+	serveOK(t, app)
+	if outer != ownerFastPath || inner {
+		t.Errorf("outer chain owned %v (want %v), inner chain owned %v (want false)", outer, ownerFastPath, inner)
+	}
+}
+
+// serveOK serves GET / with app and fails t unless the body is "ok".
+func serveOK(t *testing.T, app *Application) {
+	t.Helper()
 	rec := httptest.NewRecorder()
 	app.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
 	if rec.Body.String() != "ok" {
 		t.Fatalf("body %q", rec.Body.String())
-	}
-	if outer != ownerFastPath || inner {
-		t.Errorf("outer chain owned %v (want %v), inner chain owned %v (want false)", outer, ownerFastPath, inner)
 	}
 }
