@@ -248,7 +248,7 @@ step "framework, portable gate: go test -race -tags purego ./core/..." framework
 step "examples: cd _examples && go test -race ./..." examples
 step "WebSocket echoes through every writer (internal/wstest)" websockets
 step "sessions/redis (real redis-server, Redis Cluster, Sentinel; the conformance suite's sessions tests on every engine)" sessions_redis redis-server
-step "internal/redisconn (the Redis options both stores share)" redisconn
+step "internal/redisconn (the Redis options both stores share; a real redis-server)" redisconn redis-server
 step "middleware/ratelimit/redis (real redis-server)" ratelimit_redis redis-server
 step "examples: cluster (3 instances, nginx, redis-server)" example_cluster redis-server nginx
 step "examples: sessions-redis (real redis-server)" example_sessions_redis redis-server

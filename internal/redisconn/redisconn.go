@@ -183,6 +183,9 @@ func (s *Settings) Open(check func(context.Context, goredis.UniversalClient) err
 			o.Addrs = []string{DefaultAddr}
 		}
 		where = strings.Join(o.Addrs, ",")
+		if o.MasterName != "" {
+			o.OnConnect = requireMaster
+		}
 		c, own = goredis.NewUniversalClient(&o), true
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.DialTimeout+s.opts.ReadTimeout)
@@ -198,4 +201,31 @@ func (s *Settings) Open(check func(context.Context, goredis.UniversalClient) err
 		return nil, false, fmt.Errorf("%s: cannot reach Redis at %s: %w", s.pkg, where, err)
 	}
 	return c, own, nil
+}
+
+// requireMaster is the OnConnect of a Sentinel client made here: it asks
+// the new connection's server for its ROLE and refuses a replica (the
+// client's connections to the Sentinels themselves, which go-redis gives
+// the same hook, answer "sentinel" and pass).
+// A Sentinel can still give the old master's address for a moment after a
+// failover, and the old node can be back on that address as a replica,
+// whose data are empty or stale until its first sync: a session read
+// there is missing (the user logged out), a write refused. Refused, the
+// connection never serves the store; the command fails or is retried, and
+// the next dial asks the Sentinels again. It costs one round trip per new
+// connection, none per command.
+func requireMaster(ctx context.Context, cn *goredis.Conn) error {
+	reply, err := cn.Do(ctx, "ROLE").Slice()
+	if err != nil {
+		return fmt.Errorf("redis: ROLE of a new connection: %w", err)
+	}
+	if len(reply) == 0 {
+		return errors.New("redis: empty ROLE reply on a new connection")
+	}
+	switch role, _ := reply[0].(string); role {
+	case "master", "sentinel": // the client's own connections to the Sentinels get this hook too
+		return nil
+	default:
+		return fmt.Errorf("redis: the server of a new connection is a %s, not the Sentinel master", role)
+	}
 }

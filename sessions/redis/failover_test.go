@@ -432,7 +432,15 @@ func runFailover(t *testing.T, run failoverRun) {
 			readDown = max(readDown, u.readBack.Sub(t0))
 			writeDown = max(writeDown, u.writeBack.Sub(t0))
 		}
+		// A 503 is unavailability, not loss: the client may still be
+		// dialling through a Sentinel that has not yet learnt of the
+		// failover (and refusing the replica it names). It is asked again
+		// for a while; any other answer is the session's state.
 		code, body := u.get("/me")
+		for deadline := time.Now().Add(5 * time.Second); code == http.StatusServiceUnavailable && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond)
+			code, body = u.get("/me")
+		}
 		var n int
 		if _, err := fmt.Sscanf(body, u.name+" %d", &n); code != http.StatusOK || err != nil {
 			lost++
