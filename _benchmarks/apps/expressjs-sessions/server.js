@@ -48,19 +48,21 @@ if (workers > 1 && cluster.isPrimary) {
     listening++;
     if (listening === workers) ready(address.port);
   });
+  const stop = (sig) => {
+    cluster.removeAllListeners('exit');
+    for (const id in cluster.workers) cluster.workers[id].process.kill(sig);
+    process.exit(0);
+  };
   // A worker that dies invalidates the measurement: fail loudly instead of
-  // silently respawning it.
+  // silently respawning it. A worker stopped by SIGINT or SIGTERM is a
+  // shutdown, not a death: the runner signals the whole process group, so
+  // a worker's exit can reach the primary before its own signal does.
   cluster.on('exit', (worker, code, signal) => {
+    if (signal === 'SIGINT' || signal === 'SIGTERM') return stop(signal);
     console.error(`worker ${worker.process.pid} exited (${signal || code})`);
     process.exit(1);
   });
-  for (const sig of ['SIGINT', 'SIGTERM']) {
-    process.on(sig, () => {
-      cluster.removeAllListeners('exit');
-      for (const id in cluster.workers) cluster.workers[id].process.kill(sig);
-      process.exit(0);
-    });
-  }
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stop(sig));
   for (let i = 0; i < workers; i++) cluster.fork();
 } else {
   const server = createApp().listen(port, '127.0.0.1', (err) => {
