@@ -144,13 +144,6 @@ func (c *state) own() {
 	}
 }
 
-// disown records that no goroutine serves c's request: every call pins.
-func (c *state) disown() {
-	if c.owner.Load() != 0 {
-		c.owner.Store(0)
-	}
-}
-
 // with runs f on c's state and returns its result, or returns zero when c
 // is stale (or the zero Context): the deferred form of the rule, for a
 // body that may panic, written as a function literal.

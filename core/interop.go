@@ -133,7 +133,7 @@ func (c *state) adopt(outer *state) {
 	c.params = append(c.params[:0], outer.params...)
 	c.values.entries = append(c.values.entries[:0], outer.values.entries...)
 	c.handlers, c.index, c.route = outer.handlers, outer.index, outer.route
-	c.disown() // the middleware may run the chain on any goroutine: every call pins
+	c.owner.Store(0) // no owner: the middleware may run the chain on any goroutine, so every call pins
 	c.query = outer.query
 	c.body, c.bodyLimit, c.readRate = outer.body, outer.bodyLimit, outer.readRate // outer gives the body back
 	c.viewLayout = outer.viewLayout

@@ -1,10 +1,8 @@
 package apps_test
 
 import (
-	"bufio"
-	"bytes"
+	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -30,39 +28,16 @@ func TestExpressClusterWorkerSignal(t *testing.T) {
 		t.Run(app, func(t *testing.T) {
 			dir := filepath.Join(root, "apps", app)
 			npmCI(t, dir)
-			cmd := exec.Command("node", "server.js")
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "WORKERS=2", "NODE_ENV=production", "PORT=0")
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.StdoutPipe()
+			p, err := benchtest.StartOnFreePort(context.Background(), func(port int) (benchtest.Spec, error) {
+				return benchtest.Spec{Name: app, Argv: []string{"node", "server.js"}, Dir: dir, Port: port,
+					Env: []string{"WORKERS=2", "NODE_ENV=production"}}, nil
+			}, 30*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer cmd.Process.Kill()
-			ready := make(chan bool, 1)
-			go func() {
-				sc := bufio.NewScanner(out)
-				for sc.Scan() {
-					if strings.HasPrefix(sc.Text(), "Now listening on:") {
-						ready <- true
-						return
-					}
-				}
-				ready <- false
-			}()
-			select {
-			case ok := <-ready:
-				if !ok {
-					t.Fatalf("%s ended before it was ready; stderr %q", app, stderr.String())
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatalf("%s not ready after 30s", app)
-			}
-			children, err := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/task/" + strconv.Itoa(cmd.Process.Pid) + "/children")
+			defer p.Stop()
+			pid := strconv.Itoa(p.Pid())
+			children, err := os.ReadFile("/proc/" + pid + "/task/" + pid + "/children")
 			if err != nil {
 				t.Skipf("the workers' pids: %v", err)
 			}
@@ -74,12 +49,10 @@ func TestExpressClusterWorkerSignal(t *testing.T) {
 			if err := syscall.Kill(worker, syscall.SIGTERM); err != nil {
 				t.Fatal(err)
 			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
 			select {
-			case err := <-done:
-				if err != nil || strings.Contains(stderr.String(), "exited") {
-					t.Errorf("after SIGTERM to worker %d: %v, stderr %q; want exit 0 and nothing printed", worker, err, stderr.String())
+			case <-p.Done():
+				if _, err := p.Exited(); err != nil || strings.Contains(p.Stderr(), "exited") {
+					t.Errorf("after SIGTERM to worker %d: %v, stderr %q; want exit 0 and nothing printed", worker, err, p.Stderr())
 				}
 			case <-time.After(10 * time.Second):
 				t.Fatalf("%s still running 10s after SIGTERM to worker %d", app, worker)

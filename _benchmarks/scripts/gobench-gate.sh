@@ -46,10 +46,11 @@ for rev in "$@"; do
 	git -C "$REPO" worktree add --detach "$tree" "$rev" >/dev/null
 	trees+=("$tree")
 	(cd "$tree/core" && go test -c -o "$tmp/core-$name.test" .)
+	: >"$OUT/core-$name.txt"
 	if [ -d "$tree/_benchmarks/router" ]; then
 		(cd "$tree/_benchmarks" && go test -c -o "$tmp/router-$name.test" ./router)
+		: >"$OUT/router-$name.txt"
 	fi
-	: >"$OUT/core-$name.txt"
 done
 
 bench() { taskset -c 0 "$@" -test.run '^$' -test.benchmem -test.count 1 -test.benchtime 1s; }

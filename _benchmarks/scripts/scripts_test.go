@@ -135,7 +135,7 @@ const perfSamples = `	ffffffff8206d0e6 tcp_sendmsg_locked ([kernel.kallsyms])
 // (app), the scheduler (runtime), and kernel frames only (kernel).
 func TestShareClassifier(t *testing.T) {
 	awk := testtool.Require(t, "awk")
-	cmd := exec.Command(awk, "-v", "fw=^$", "-f", "share.awk")
+	cmd := exec.Command(awk, "-f", "share.awk")
 	cmd.Stdin = strings.NewReader(perfSamples)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

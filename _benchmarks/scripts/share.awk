@@ -23,7 +23,7 @@ function flush() {
 		next
 	}
 	user = 1
-	if ($0 ~ /[ \t]main\.|vireo-go\/vireo/ || (fw != "^$" && $0 ~ fw)) app = 1
+	if ($0 ~ /[ \t]main\.|vireo-go\/vireo/ || (fw != "" && $0 ~ fw)) app = 1
 	if ($0 ~ /[ \t]net\/http\.|net\/textproto\.|net\/url\./) nh = 1
 }
 END {

@@ -6,7 +6,7 @@
 #   scripts/share.sh [-d SECONDS] [-c CONNECTIONS] APP PATH [FRAMEWORK_RE]
 #   scripts/share.sh vireo-mvc /api/values/5
 #
-# It builds apps/APP into bin/APP, starts it on CPU 0 (PORT 5600), loads
+# It builds apps/APP into bin/APP, starts it on CPU 0 (on $PORT, default 5600), loads
 # PATH from CPU 1 with bombardier, and records the app with `perf record
 # -g -e cpu-clock -C 0` for SECONDS (default 10, after 2 s of warm-up). Every
 # sample is put in one class by its call stack, in this order:
@@ -29,19 +29,19 @@
 # frame pointers, so -g unwinds them.
 set -euo pipefail
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-SECONDS_=10
+DURATION=10
 CONNS=125
 while getopts "d:c:" opt; do
 	case $opt in
-	d) SECONDS_=$OPTARG ;;
+	d) DURATION=$OPTARG ;;
 	c) CONNS=$OPTARG ;;
 	*) sed -n '2,30p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -ge 2 ] || { sed -n '2,30p' "$0" >&2; exit 2; }
-APP=$1 URLPATH=$2 FRAMEWORK_RE=${3:-'^$'}
-PORT=${PORT_:-5600}
+APP=$1 URLPATH=$2 FRAMEWORK_RE=${3:-}
+PORT=${PORT:-5600}
 command -v perf >/dev/null || { echo "share.sh: perf not found (apt-get install linux-perf)" >&2; exit 1; }
 
 cd "$BENCH_DIR"
@@ -63,13 +63,13 @@ for _ in $(seq 100); do
 	sleep 0.05
 done
 curl -fsS -o /dev/null "http://127.0.0.1:$PORT$URLPATH"
-total=$((SECONDS_ + 3))
+total=$((DURATION + 3))
 taskset -c 1 bin/bombardier -c "$CONNS" -d "${total}s" -p r "http://127.0.0.1:$PORT$URLPATH" >"$work/load.txt" 2>&1 &
 load=$!
 sleep 2
 # CPU 0 as a whole, not -p: Go starts threads while it runs, and a thread
 # made after perf attached to the process would not be sampled.
-perf record -q -g -e cpu-clock -F 1999 -C 0 -o "$data" -- sleep "$SECONDS_" 2>/dev/null
+perf record -q -g -e cpu-clock -F 1999 -C 0 -o "$data" -- sleep "$DURATION" 2>/dev/null
 wait "$load"
 perf script -i "$data" --pid "$pid" -F ip,sym,dso 2>/dev/null | awk -v fw="$FRAMEWORK_RE" -f "$BENCH_DIR/scripts/share.awk"
 grep -E "Reqs/sec|2xx" "$work/load.txt" | sed 's/^ */load: /'

@@ -2,51 +2,13 @@ package redisconn
 
 import (
 	"context"
-	"net"
-	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	goredis "github.com/redis/go-redis/v9"
-)
 
-// startRedis starts redis-server on a free loopback port with args, in a
-// temporary directory and without persistence, and returns its address;
-// the server is killed when the test ends. test.sh installs redis-server
-// for this package's step.
-func startRedis(t *testing.T, args ...string) string {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Skip("redis-server not found (Debian: apt-get install -y redis-server)")
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cmd := exec.Command(bin, append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--dir", t.TempDir(), "--save", "", "--appendonly", "no"}, args...)...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			return addr
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server on %s: %v", addr, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
+	"github.com/vireo-go/vireo/internal/redistest"
+)
 
 // TestRequireMaster checks the OnConnect that Open gives a Sentinel
 // client: a connection to a master serves commands, a connection to a
@@ -57,8 +19,8 @@ func startRedis(t *testing.T, args ...string) string {
 // empty data: TestSentinelFailover (sessions/redis) saw sessions missing
 // (401) after a failover.
 func TestRequireMaster(t *testing.T) {
-	master := startRedis(t)
-	replica := startRedis(t, "--replicaof", "127.0.0.1", "1")
+	master := redistest.StartServer(t).Addr()
+	replica := redistest.StartServer(t, "--replicaof", "127.0.0.1", "1").Addr()
 	for _, tc := range []struct {
 		name, addr, want string // want: "" for no error
 	}{
