@@ -124,7 +124,9 @@ func (b *Binder) Bind(ctx Context, v any) error {
 	if s == nil {
 		return ErrContextReleased
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	return b.b.bind(s, rv.UnsafePointer(), v)
 }
 

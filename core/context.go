@@ -434,7 +434,9 @@ func (c Context) SetResponseHeader(name, value string) {
 	if s == nil {
 		return
 	}
-	defer s.exit(pin) // a ResponseWriter's Header
+	if pin {
+		defer s.unpin() // a ResponseWriter's Header
+	}
 	s.setResponseHeader(name, value)
 }
 
@@ -501,7 +503,9 @@ func (c Context) AddResponseHeader(name, value string) {
 	if s == nil {
 		return
 	}
-	defer s.exit(pin) // a ResponseWriter's Header
+	if pin {
+		defer s.unpin() // a ResponseWriter's Header
+	}
 	s.headers().AddHeader(canonicalKey(name), value)
 }
 
@@ -515,7 +519,9 @@ func (c Context) ResponseHeaderValues(name string) []string {
 	if s == nil {
 		return nil
 	}
-	defer s.exit(pin) // a ResponseWriter's Header
+	if pin {
+		defer s.unpin() // a ResponseWriter's Header
+	}
 	return s.headers().HeaderValues(canonicalKey(name))
 }
 
@@ -544,7 +550,9 @@ func (c Context) SetContentType(contentType string) {
 	if s == nil {
 		return
 	}
-	defer s.exit(pin) // a ResponseWriter's Header
+	if pin {
+		defer s.unpin() // a ResponseWriter's Header
+	}
 	s.setContentType(contentType)
 }
 
@@ -594,7 +602,9 @@ func (c Context) SetStatus(code int) {
 	if s == nil {
 		return
 	}
-	defer s.exit(pin) // a ResponseWriter's WriteHeader
+	if pin {
+		defer s.unpin() // a ResponseWriter's WriteHeader
+	}
 	s.setStatus(code)
 }
 
@@ -657,7 +667,9 @@ func (c Context) Write(p []byte) (int, error) {
 	if s == nil {
 		return 0, ErrContextReleased
 	}
-	defer s.exit(pin) // a ResponseWriter, hooks
+	if pin {
+		defer s.unpin() // a ResponseWriter, hooks
+	}
 	return s.write(p)
 }
 
@@ -671,8 +683,13 @@ func (c Context) WriteString(text string) (int, error) {
 	if s == nil {
 		return 0, ErrContextReleased
 	}
-	defer s.exit(pin) // a ResponseWriter, hooks
-	return s.writeString(text)
+	if pin {
+		defer s.unpin() // a ResponseWriter, hooks
+	}
+	if s.out == http.ResponseWriter(&s.writer) { // writeString, written out: one call less a write
+		return s.writer.WriteString(text)
+	}
+	return writeStringTo(s.out, text)
 }
 
 func (c *state) writeString(s string) (int, error) {
@@ -688,7 +705,9 @@ func (c Context) Next() {
 	if s == nil {
 		return
 	}
-	defer s.exit(pin) // the rest of the chain
+	if pin {
+		defer s.unpin() // the rest of the chain
+	}
 	s.next(c)
 }
 

@@ -21,24 +21,33 @@
 //	s.exit(pin)    // unpin, if enter pinned
 //	return v
 //
-// exit must be deferred when the body can panic, that is when it runs code
-// other than reads and writes of the state's own fields: a handler or the
-// rest of the chain (Next), a hook, a ResponseWriter (every write, status
-// and response header goes through one, middleware's or the server's), an
-// encoder, a template, a validator, a function of the application. A pin
-// that a panic left behind would make release wait for it, releaseWait,
-// and then give the state up. A body that only reads or sets the state's
-// fields, the route parameters, the values and what the exchange read from
-// the request (method, path, query, headers) cannot panic; such a body
-// unpins inline, with no defer and no function literal (Param, the Params
-// and Values methods, Method, Path, Query, RequestHeader,
-// RequestHeaderValues, RequestCookie, Status, Written, IsStopped...), so
-// that the method costs its body and the gate. with, with2 and run are the
-// deferred form for a body written as a function literal, which any method
-// may use. TestGateUnpinsEveryMethod checks that no method leaves a pin
-// behind. Code of this package that already runs inside a gated call, on
-// the state it was given (the state handlers, the chain), calls the
-// state's methods directly rather than through a handle again.
+// The unpin must be deferred when the body can panic, that is when it runs
+// code other than reads and writes of the state's own fields: a handler or
+// the rest of the chain (Next), a hook, a ResponseWriter (every write,
+// status and response header goes through one, middleware's or the
+// server's), an encoder, a template, a validator, a function of the
+// application. A pin that a panic left behind would make release wait for
+// it, releaseWait, and then give the state up. The deferred form defers the
+// unpin only when enter pinned,
+//
+//	if pin {
+//		defer s.unpin()
+//	}
+//
+// so that the goroutine serving the request, the caller of nearly every
+// call, pays a branch (an open-coded defer not taken) and no deferred call.
+// A body that only reads or sets the state's fields, the route parameters,
+// the values and what the exchange read from the request (method, path,
+// query, headers) cannot panic; such a body unpins inline, with no defer
+// and no function literal (Param, the Params and Values methods, Method,
+// Path, Query, RequestHeader, RequestHeaderValues, RequestCookie, Status,
+// Written, IsStopped...), so that the method costs its body and the gate.
+// with, with2 and run are the deferred form for a body written as a
+// function literal, which any method may use. TestGateUnpinsEveryMethod
+// checks that no method leaves a pin behind. Code of this package that
+// already runs inside a gated call, on the state it was given (the state
+// handlers, the chain), calls the state's methods directly rather than
+// through a handle again.
 //
 // A generation check alone leaves a window: a stale handle could pass the
 // check just before its request ends and then touch the state while the
@@ -120,12 +129,15 @@ func (c Context) enter() (s *state, pinned bool) {
 	return s, pinned
 }
 
-// exit ends a call that enter began.
+// exit ends a call that enter began, unpinning the state if enter pinned.
 func (s *state) exit(pinned bool) {
 	if pinned {
-		s.pins.Add(-1)
+		s.unpin()
 	}
 }
+
+// unpin ends a call that enter pinned.
+func (s *state) unpin() { s.pins.Add(-1) }
 
 // owned reports whether the calling goroutine serves s's request. Where
 // curg is assembly it is never 0, so a cleared owner matches no goroutine;
@@ -152,7 +164,9 @@ func with[T any](c Context, zero T, f func(*state) T) T {
 	if s == nil {
 		return zero
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	return f(s)
 }
 
@@ -162,7 +176,9 @@ func with2[A, B any](c Context, za A, zb B, f func(*state) (A, B)) (A, B) {
 	if s == nil {
 		return za, zb
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	return f(s)
 }
 
@@ -172,22 +188,26 @@ func run(c Context, f func(*state)) {
 	if s == nil {
 		return
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	f(s)
 }
 
 // stateHandler makes a Handler of a handler of this package written
 // against the state: like a Context method, it runs only for a live
 // handle, through the gate for its whole run (it runs the rest of the
-// chain: exit is deferred), and it gets the handle too, to run the rest of
-// the chain with.
+// chain: the unpin is deferred), and it gets the handle too, to run the
+// rest of the chain with.
 func stateHandler(h func(c *state, ctx Context)) Handler {
 	return func(ctx Context) {
 		s, pin := ctx.enter()
 		if s == nil {
 			return
 		}
-		defer s.exit(pin)
+		if pin {
+			defer s.unpin()
+		}
 		h(s, ctx)
 	}
 }

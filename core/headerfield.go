@@ -81,7 +81,9 @@ func (c Context) SetResponseHeaders(fields ...HeaderField) {
 	if s == nil {
 		return
 	}
-	defer s.exit(pin) // a ResponseWriter's Header, an update function
+	if pin {
+		defer s.unpin() // a ResponseWriter's Header, an update function
+	}
 	hs := s.headers()
 	for i := range fields {
 		f := &fields[i]

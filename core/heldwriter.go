@@ -84,7 +84,9 @@ func (hw *heldWriter) Header() http.Header {
 	if s == nil {
 		return http.Header{}
 	}
-	defer s.exit(pin) // a ResponseWriter's Header
+	if pin {
+		defer s.unpin() // a ResponseWriter's Header
+	}
 	return s.handOutHeader(hw.w)
 }
 
@@ -137,14 +139,18 @@ func (hw *heldWriter) Write(p []byte) (int, error) {
 	if s == nil {
 		return 0, ErrContextReleased
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	return hw.w.Write(p)
 }
 
 // WriteHeader sends the status line, unless the request is over.
 func (hw *heldWriter) WriteHeader(code int) {
 	if s, pin := hw.c.enter(); s != nil {
-		defer s.exit(pin)
+		if pin {
+			defer s.unpin()
+		}
 		hw.w.WriteHeader(code)
 	}
 }
@@ -158,7 +164,9 @@ func (hw *heldWriter) FlushError() error {
 	if s == nil {
 		return ErrContextReleased
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	return http.NewResponseController(hw.w).Flush()
 }
 
@@ -168,7 +176,9 @@ func (hw *heldWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if s == nil {
 		return nil, nil, ErrContextReleased
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	return http.NewResponseController(hw.w).Hijack()
 }
 
@@ -179,7 +189,9 @@ func (hw *heldWriter) SetWriteDeadline(t time.Time) error {
 	if s == nil {
 		return ErrContextReleased
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	return http.NewResponseController(hw.w).SetWriteDeadline(t)
 }
 
@@ -190,7 +202,9 @@ func (hw *heldWriter) SetReadDeadline(t time.Time) error {
 	if s == nil {
 		return ErrContextReleased
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	return http.NewResponseController(hw.w).SetReadDeadline(t)
 }
 
@@ -201,7 +215,9 @@ func (hw *heldWriter) EnableFullDuplex() error {
 	if s == nil {
 		return ErrContextReleased
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	return http.NewResponseController(hw.w).EnableFullDuplex()
 }
 

@@ -97,17 +97,13 @@ func (t paramType) match(s string) bool {
 	case typeBool:
 		return s == "true" || s == "false"
 	case typeInt:
-		_, err := strconv.ParseInt(s, 10, strconv.IntSize)
-		return err == nil
+		return shortDecimal(s, true, strconv.IntSize) || parsesInt(s, strconv.IntSize)
 	case typeUint:
-		_, err := strconv.ParseUint(s, 10, strconv.IntSize)
-		return err == nil && s[0] != '+'
+		return shortDecimal(s, false, strconv.IntSize) || parsesUint(s, strconv.IntSize)
 	case typeInt64:
-		_, err := strconv.ParseInt(s, 10, 64)
-		return err == nil
+		return shortDecimal(s, true, 64) || parsesInt(s, 64)
 	case typeUint64:
-		_, err := strconv.ParseUint(s, 10, 64)
-		return err == nil && s[0] != '+'
+		return shortDecimal(s, false, 64) || parsesUint(s, 64)
 	case typeUUID:
 		return isUUID(s)
 	case typeAlpha:
@@ -120,6 +116,43 @@ func (t paramType) match(s string) bool {
 		return true
 	}
 	return false
+}
+
+// shortDecimal reports whether s is a decimal number short enough to fit
+// in bits whatever its digits: an optional sign (when signed), then at most
+// 18 digits for 64 bits or 9 for 32. That is nearly every identifier in a
+// path, decided in one pass over its bytes; a longer number, or anything
+// else, is left to strconv, which has the last word on the range.
+func shortDecimal(s string, signed bool, bits int) bool {
+	if signed && s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	limit := 18
+	if bits < 64 {
+		limit = 9
+	}
+	if s == "" || len(s) > limit {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// parsesInt reports whether strconv.ParseInt accepts s in base 10.
+func parsesInt(s string, bits int) bool {
+	_, err := strconv.ParseInt(s, 10, bits)
+	return err == nil
+}
+
+// parsesUint reports whether strconv.ParseUint accepts s in base 10 (which
+// refuses a sign).
+func parsesUint(s string, bits int) bool {
+	_, err := strconv.ParseUint(s, 10, bits)
+	return err == nil
 }
 
 func isUUID(s string) bool {

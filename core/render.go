@@ -41,7 +41,9 @@ func (c Context) Text(text string) {
 	if s == nil {
 		return
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	s.setContentTypeIfUnset(textPlainUTF8) // text's body: one call less
 	s.writeOrStop(s.writeString(text))
 }
@@ -66,7 +68,9 @@ func (c Context) HTML(text string) {
 	if s == nil {
 		return
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	s.writeHTML(text)
 }
 
@@ -82,7 +86,9 @@ func (c Context) JSON(v any) {
 	if s == nil {
 		return
 	}
-	defer s.exit(pin)
+	if pin {
+		defer s.unpin()
+	}
 	s.writeJSON(v)
 }
 
