@@ -686,7 +686,9 @@ func (c Context) WriteString(text string) (int, error) {
 	if pin {
 		defer s.unpin() // a ResponseWriter, hooks
 	}
-	if s.out == http.ResponseWriter(&s.writer) { // writeString, written out: one call less a write
+	// state.writeString written out: its frame cost about 1 ns a write
+	// (GateWriteString 16.0 -> 15.1 ns, benchstat -count 8).
+	if s.out == http.ResponseWriter(&s.writer) {
 		return s.writer.WriteString(text)
 	}
 	return writeStringTo(s.out, text)

@@ -147,12 +147,14 @@ func (hw *heldWriter) Write(p []byte) (int, error) {
 
 // WriteHeader sends the status line, unless the request is over.
 func (hw *heldWriter) WriteHeader(code int) {
-	if s, pin := hw.c.enter(); s != nil {
-		if pin {
-			defer s.unpin()
-		}
-		hw.w.WriteHeader(code)
+	s, pin := hw.c.enter()
+	if s == nil {
+		return
 	}
+	if pin {
+		defer s.unpin()
+	}
+	hw.w.WriteHeader(code)
 }
 
 // Flush sends what is buffered to the client.
