@@ -27,7 +27,8 @@
 //     goes out in chunks of fileChunk bytes, each with its deadline.
 //
 // http.Server's ReadTimeout and WriteTimeout, one deadline each for the
-// whole request, are left at zero; ReadHeaderTimeout and IdleTimeout stay.
+// whole request, are left at zero; ReadHeaderTimeout and IdleTimeout stay
+// (kept on the heartbeat, heartbeat.go).
 // WithMinRequestBodyRate and WithMinResponseRate set the application's
 // rates; MinRequestBodyRate and MinResponseRate, as middleware, set a
 // route's (an upload over slow links, a stream). A handler that sets its

@@ -77,7 +77,14 @@
 //
 // Listen and Serve run a net/http Server with ReadHeaderTimeout 10s,
 // IdleTimeout 120s and MaxHeaderBytes 1 MiB (the Default* constants); a
-// configure func passed to Listen changes any of them. The request body
+// configure func passed to Listen changes any of them. On HTTP/1 over a
+// TCP or Unix listener the header and idle timeouts are kept on one
+// heartbeat a tick, as Kestrel keeps its timeouts, instead of by
+// net/http's read deadlines moved on every request (about 4% of a small
+// request): the server's two fields are read after the configure funcs,
+// then set to zero, and its connections, as ConnState hooks and Hijack
+// see them, are wrappers whose NetConn method returns the *net.TCPConn.
+// The request body
 // and the response are bounded by data rate, not by one deadline each
 // (http.Server's ReadTimeout and WriteTimeout stay zero): a body must
 // arrive, and a response that can block (a body past 64 KiB, a flushed

@@ -3,7 +3,8 @@
 // Listen runs a net/http Server with defaults that are safe to expose:
 // a ReadHeaderTimeout so a client trickling its headers cannot hold a
 // connection (slowloris), an IdleTimeout for keep-alive connections and a
-// bound on header size. Bodies and responses are bounded by data rate
+// bound on header size; on HTTP/1 over a TCP or Unix listener the first
+// two are kept on a heartbeat (heartbeat.go). Bodies and responses are bounded by data rate
 // instead of by one deadline (see deadline.go, WithMinRequestBodyRate and
 // WithMinResponseRate): a client that trickles its body, announces a
 // Content-Length it never sends or stops reading is cut after the grace
@@ -115,6 +116,15 @@ func (app *Application) serve(ln net.Listener, signals bool, configure []func(*h
 		}
 		srv.TLSConfig = cfg
 		ln, scheme = tls.NewListener(ln, cfg), "https"
+	}
+	if tlsf == nil && app.engine == nil && app.http2 == nil {
+		// net/http's HTTP/1 on a TCP or Unix listener: the header and idle
+		// timeouts on the heartbeat (heartbeat.go)
+		if ct := newConnTimeouts(srv, ln); ct != nil {
+			ln = ct.listener(ln)
+			done := ct.Serve()
+			defer done()
+		}
 	}
 	var server engine.Server = srv
 	if app.engine != nil {

@@ -153,13 +153,16 @@ func TestListenRefusesErrors(t *testing.T) {
 
 func TestServerDefaults(t *testing.T) {
 	app := quietApp(WithStartupOutput(nil))
-	var got *http.Server
-	addr, done := startServer(t, app, func(s *http.Server) { got = s })
+	var got http.Server // the fields the configure funcs see (the heartbeat takes over two of them after)
+	addr, done := startServer(t, app, func(s *http.Server) {
+		got.ReadHeaderTimeout, got.IdleTimeout, got.MaxHeaderBytes = s.ReadHeaderTimeout, s.IdleTimeout, s.MaxHeaderBytes
+		got.ReadTimeout, got.WriteTimeout = s.ReadTimeout, s.WriteTimeout
+	})
 	_ = addr
 	app.Shutdown(context.Background())
 	<-done
 	if got.ReadHeaderTimeout != DefaultReadHeaderTimeout || got.IdleTimeout != DefaultIdleTimeout || got.MaxHeaderBytes != DefaultMaxHeaderBytes {
-		t.Fatalf("defaults not applied: %+v", got)
+		t.Fatalf("defaults not applied: header %v, idle %v, max header bytes %d", got.ReadHeaderTimeout, got.IdleTimeout, got.MaxHeaderBytes)
 	}
 	// Issue 12 item 4, issue 22 item 5: a body and a response are bounded,
 	// by rate, not by one deadline for the whole request.

@@ -3,7 +3,7 @@
 // The listener of a Serve wraps every connection it accepts (conn, or
 // tlsConn for a *tls.Conn, so that fasthttp still recognises TLS) with the
 // engine's state of that connection, link: the deadline the heartbeat
-// watches (timeouts.go) and the exchange that serves the connection's
+// watches (timeouts.go, internal/heartbeat) and the exchange that serves the connection's
 // requests. fasthttp serves a connection's requests one after another on
 // one goroutine and keeps its RequestCtx for the whole connection; the
 // engine does the same with its exchange, which it takes from the
@@ -24,11 +24,13 @@ import (
 	"net"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/vireo-go/vireo/internal/heartbeat"
 )
 
 // link is the engine's state of one accepted connection.
 type link struct {
-	deadline
+	heartbeat.Deadline
 	x *exchange // the exchange serving the connection's requests, from its first
 }
 
@@ -39,7 +41,7 @@ type conn struct {
 }
 
 func (c *conn) Close() error {
-	c.leave()
+	c.Leave()
 	return c.Conn.Close()
 }
 
@@ -51,7 +53,7 @@ type tlsConn struct {
 }
 
 func (c *tlsConn) Close() error {
-	c.leave()
+	c.Leave()
 	return c.Conn.Close()
 }
 
@@ -84,14 +86,13 @@ func (l listener) Accept() (net.Conn, error) {
 	var ln *link
 	raw := c
 	if tc, ok := c.(*tls.Conn); ok {
-		x := &tlsConn{Conn: tc, link: link{deadline: deadline{t: l.t}}}
+		x := &tlsConn{Conn: tc}
 		w, ln, raw = x, &x.link, tc.NetConn()
 	} else {
-		x := &conn{Conn: c, link: link{deadline: deadline{t: l.t}}}
+		x := &conn{Conn: c}
 		w, ln = x, &x.link
 	}
-	ln.set(waitRead, l.t.read)
-	l.t.add(&ln.deadline, raw)
+	l.t.Track(&ln.Deadline, raw, heartbeat.Read, l.t.read)
 	return w, nil
 }
 
@@ -107,9 +108,9 @@ func (s *server) connState() func(net.Conn, fasthttp.ConnState) {
 		}
 		switch st {
 		case fasthttp.StateActive:
-			ln.set(waitRead, s.timeouts.read)
+			ln.Set(heartbeat.Read, s.timeouts.read)
 		case fasthttp.StateIdle:
-			ln.set(waitIdle, s.timeouts.idle)
+			ln.Set(heartbeat.Idle, s.timeouts.idle)
 		case fasthttp.StateClosed:
 			if x := ln.x; x != nil {
 				ln.x = nil

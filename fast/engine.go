@@ -68,6 +68,7 @@ import (
 	"github.com/valyala/fasthttp"
 	"github.com/vireo-go/vireo/core"
 	"github.com/vireo-go/vireo/internal/engine"
+	"github.com/vireo-go/vireo/internal/heartbeat"
 )
 
 // Defaults of the settings net/http has no equivalent for.
@@ -314,7 +315,7 @@ func (s *server) serve(ctx *fasthttp.RequestCtx) {
 		return
 	}
 	if ln != nil {
-		ln.set(waitNone, 0) // the handler runs as long as it needs
+		ln.Set(heartbeat.None, 0) // the handler runs as long as it needs
 	}
 	defer s.finish(x, ln)
 	s.h(x)
@@ -335,7 +336,7 @@ func (s *server) putBack(x *exchange, ln *link) {
 func (s *server) finish(x *exchange, ln *link) {
 	rec := recover()
 	if ln != nil {
-		ln.set(waitWrite, s.timeouts.write) // fasthttp writes the response next
+		ln.Set(heartbeat.Write, s.timeouts.write) // fasthttp writes the response next
 	}
 	ctx := x.ctx
 	if rec == nil {

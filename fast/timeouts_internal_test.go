@@ -6,37 +6,26 @@ import (
 	"time"
 )
 
+// TestTick: the heartbeat ticks at a quarter of the shortest of the three
+// timeouts (internal/heartbeat has the bounds).
 func TestTick(t *testing.T) {
 	cases := []struct {
 		read, write, idle, want time.Duration
 	}{
 		{70 * time.Second, 60 * time.Second, 120 * time.Second, time.Second}, // the application's defaults
 		{200 * time.Millisecond, time.Minute, 0, 50 * time.Millisecond},
-		{time.Minute, 20 * time.Millisecond, time.Minute, 10 * time.Millisecond}, // not under minTick
-		{0, 0, 0, time.Second},
+		{time.Minute, 120 * time.Millisecond, time.Minute, 30 * time.Millisecond},
+		{time.Minute, time.Minute, 80 * time.Millisecond, 20 * time.Millisecond},
 		{-time.Second, 0, 8 * time.Second, time.Second}, // negative: none
 	}
 	for _, c := range cases {
-		if got := newTimeouts(c.read, c.write, c.idle).tick; got != c.want {
-			t.Errorf("newTimeouts(%v, %v, %v).tick = %v, want %v", c.read, c.write, c.idle, got, c.want)
+		tm := newTimeouts(c.read, c.write, c.idle)
+		if got := tm.Tick(); got != c.want {
+			t.Errorf("newTimeouts(%v, %v, %v).Tick() = %v, want %v", c.read, c.write, c.idle, got, c.want)
 		}
-	}
-}
-
-// TestDeadlineWord: set packs the moment and the wait into one word, a
-// tick later than exact, and none for a zero duration.
-func TestDeadlineWord(t *testing.T) {
-	tm := newTimeouts(time.Second, time.Second, time.Second)
-	tm.now.Store(int64(5 * time.Second))
-	dl := &deadline{t: tm}
-	dl.set(waitWrite, 2*time.Second)
-	w := dl.at.Load()
-	if got, want := w>>waitBits, int64(7*time.Second+tm.tick); got != want || w&(1<<waitBits-1) != waitWrite {
-		t.Errorf("word %d: moment %d wait %d, want %d and %d", w, got, w&(1<<waitBits-1), want, waitWrite)
-	}
-	dl.set(waitRead, 0)
-	if w := dl.at.Load(); w != waitNone {
-		t.Errorf("zero duration: word %d, want none", w)
+		if tm.read < 0 || tm.write < 0 || tm.idle < 0 {
+			t.Errorf("newTimeouts(%v, %v, %v) kept a negative timeout", c.read, c.write, c.idle)
+		}
 	}
 }
 
@@ -65,12 +54,8 @@ func TestHeartbeatStops(t *testing.T) {
 	}
 	ln.Close()
 	done()
-	beating := func() bool {
-		tm.mu.Lock()
-		defer tm.mu.Unlock()
-		return tm.beating
-	}
-	time.Sleep(5 * tm.tick)
+	beating := tm.Beating
+	time.Sleep(5 * tm.Tick())
 	if !beating() {
 		t.Fatal("heartbeat stopped with a connection open")
 	}
@@ -79,7 +64,7 @@ func TestHeartbeatStops(t *testing.T) {
 		if !beating() {
 			return
 		}
-		time.Sleep(tm.tick)
+		time.Sleep(tm.Tick())
 	}
 	t.Error("heartbeat still running after Serve returned and its connection closed")
 }
