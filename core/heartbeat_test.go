@@ -163,6 +163,20 @@ func heartbeatServer(t *testing.T, app *Application, header, idle time.Duration)
 	return addr
 }
 
+// heartbeatConn serves an app answering GET / with the given timeouts
+// (see heartbeatServer) and returns a connection to it.
+func heartbeatConn(t *testing.T, header, idle time.Duration) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	app := quietApp(WithStartupOutput(nil))
+	app.Get("/", ok("hi"))
+	conn, err := net.Dial("tcp", heartbeatServer(t, app, header, idle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn, bufio.NewReader(conn)
+}
+
 // roundTrip writes a GET of path on conn and reads the response.
 func roundTrip(t *testing.T, conn net.Conn, br *bufio.Reader, path string) *http.Response {
 	t.Helper()
@@ -197,15 +211,7 @@ func waitClosed(t *testing.T, conn net.Conn, br *bufio.Reader, limit time.Durati
 // TestHeartbeatIdleTimeout checks that an idle keep-alive connection is
 // kept within the idle timeout and closed after it.
 func TestHeartbeatIdleTimeout(t *testing.T) {
-	app := quietApp(WithStartupOutput(nil))
-	app.Get("/", ok("hi"))
-	addr := heartbeatServer(t, app, 5*time.Second, 400*time.Millisecond)
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	br := bufio.NewReader(conn)
+	conn, br := heartbeatConn(t, 5*time.Second, 400*time.Millisecond)
 	roundTrip(t, conn, br, "/")
 	time.Sleep(100 * time.Millisecond)
 	if res := roundTrip(t, conn, br, "/"); res.StatusCode != 200 {
@@ -221,15 +227,7 @@ func TestHeartbeatIdleTimeout(t *testing.T) {
 // that the next request's headers get the header timeout from their first
 // byte: a client trickling them is cut.
 func TestHeartbeatIdleIsNotHeaderTime(t *testing.T) {
-	app := quietApp(WithStartupOutput(nil))
-	app.Get("/", ok("hi"))
-	addr := heartbeatServer(t, app, 200*time.Millisecond, 10*time.Second)
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	br := bufio.NewReader(conn)
+	conn, br := heartbeatConn(t, 200*time.Millisecond, 10*time.Second)
 	roundTrip(t, conn, br, "/")
 	time.Sleep(600 * time.Millisecond) // three header timeouts, idle
 	if res := roundTrip(t, conn, br, "/"); res.StatusCode != 200 {
