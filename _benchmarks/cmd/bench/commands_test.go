@@ -124,7 +124,7 @@ func TestFlagsAfterComparisons(t *testing.T) {
 
 // TestTFBCommand parses bench tfb's flags and test types without running
 // it: the quick defaults, the apps, the types; an unknown type or app is
-// refused.
+// refused, and so are -rederive with test types or without a run.
 func TestTFBCommand(t *testing.T) {
 	var got techempower.Config
 	tfbParsed = func(c techempower.Config) { got = c }
@@ -146,6 +146,12 @@ func TestTFBCommand(t *testing.T) {
 	got.Apps = []string{"tfb-iris"}
 	if err := got.Check(); err == nil {
 		t.Error("an unknown app passed Check")
+	}
+	if code := run([]string{"tfb", "-rederive", t.TempDir(), "json"}, &out, &errOut); code != 2 {
+		t.Errorf("-rederive with a test type: exit %d", code)
+	}
+	if code := run([]string{"tfb", "-rederive", t.TempDir()}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "results.json") {
+		t.Errorf("-rederive of a directory without results.json: exit %d: %s", code, errOut.String())
 	}
 
 	var count techempower.CountConfig

@@ -31,7 +31,7 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench tfb", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cfg techempower.Config
-	var apps, out string
+	var apps, out, rederive string
 	var quick, instructions bool
 	var count techempower.CountConfig
 	fs.IntVar(&cfg.Rounds, "rounds", 0, "interleaved rounds, each with a fresh PostgreSQL and app (default 3, quick 1)")
@@ -49,6 +49,7 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&count.Requests, "n", 0, "-instructions: counted requests per type (default 5000)")
 	fs.IntVar(&count.WarmupRequests, "warmup-requests", 0, "-instructions: warm-up requests per type (default 500)")
 	fs.IntVar(&count.Connections, "c", 0, "-instructions: connections (default 8)")
+	fs.StringVar(&rederive, "rederive", "", "derive the figures of the run in this directory again from its results.json and rewrite its report (nothing is measured)")
 	fs.StringVar(&out, "out", "", "report directory (default: results/<UTC timestamp>-tfb, with -quick ...-tfb-quick)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: go run ./cmd/bench tfb [flags] [%s]\n", strings.Join(typeNames(), "] ["))
@@ -56,6 +57,18 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if rederive != "" {
+		if fs.NArg() > 0 {
+			fmt.Fprintln(stderr, "bench tfb: -rederive takes no test types")
+			return 2
+		}
+		if _, err := techempower.Rederive(rederive); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(rederive, "RESULTS.md"))
+		return 0
 	}
 	for _, name := range fs.Args() {
 		t := tfb.Type(name)

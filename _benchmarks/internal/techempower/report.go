@@ -11,7 +11,11 @@
 // type, or a level in which no response completed, fails that stack's type
 // (reported, never ranked). The ratio to the
 // floor divides the two best-level medians, its range the per-round
-// quotients of those same levels.
+// quotients of those same levels. Vireo's quotients against every other
+// stack (the issue's goals: at its floor, ahead of its peers) are the
+// same division the other way round, with the number of rounds in which
+// Vireo's best level was the faster of the two, so that a lead shows
+// whether it held in every round or in one.
 package techempower
 
 import (
@@ -54,6 +58,8 @@ type Report struct {
 	Apps              []*AppResult `json:"apps"`
 	// Ratios are each stack's best level ÷ the floor's, per type.
 	Ratios map[tfb.Type]map[string]Spread `json:"ratios,omitempty"`
+	// VireoOver are Vireo's best level ÷ each other stack's, per type.
+	VireoOver map[tfb.Type]map[string]Quotient `json:"vireoOver,omitempty"`
 }
 
 // Machine describes where the run ran.
@@ -129,6 +135,15 @@ type Spread struct {
 	Median float64 `json:"median"`
 	Min    float64 `json:"min"`
 	Max    float64 `json:"max"`
+}
+
+// Quotient is one stack's best level ÷ another's: the quotient of the
+// medians, the range of the per-round quotients, and in how many of the
+// rounds the first was faster.
+type Quotient struct {
+	Spread
+	Ahead  int `json:"ahead"`
+	Rounds int `json:"rounds"`
 }
 
 func spreadOf(xs []float64) Spread {
@@ -217,7 +232,6 @@ func (a *AppResult) record(t tfb.Type, i, connections, queries, pipeline int, f 
 
 // finish derives the figures from the samples.
 func (r *Report) finish() {
-	r.Finished = time.Now().UTC()
 	for _, a := range r.Apps {
 		for _, tr := range a.Tests {
 			best := -1.0
@@ -247,34 +261,70 @@ func (r *Report) finish() {
 		}
 	}
 	r.Ratios = map[tfb.Type]map[string]Spread{}
-	floor := r.app(Floor)
+	r.VireoOver = map[tfb.Type]map[string]Quotient{}
+	floor, vireo := r.app(Floor), r.app(Vireo)
 	for _, t := range r.Types {
-		if floor == nil || !floor.ranked(t) {
-			continue
-		}
-		fl := floor.Tests[t].Levels[floor.Tests[t].Best]
 		for _, a := range r.Apps {
-			if a == floor || !a.ranked(t) {
-				continue
-			}
-			al := a.Tests[t].Levels[a.Tests[t].Best]
-			var per []float64
-			for i := range min(len(al.Samples), len(fl.Samples)) {
-				if fl.Samples[i].RequestsPerSec > 0 {
-					per = append(per, al.Samples[i].RequestsPerSec/fl.Samples[i].RequestsPerSec)
+			if q, ok := quotient(a, floor, t); ok && a != floor {
+				if r.Ratios[t] == nil {
+					r.Ratios[t] = map[string]Spread{}
 				}
+				r.Ratios[t][a.Name] = q.Spread
 			}
-			if fl.RequestsPerSec.Median == 0 || len(per) == 0 {
-				continue
+			if q, ok := quotient(vireo, a, t); ok && a != vireo {
+				if r.VireoOver[t] == nil {
+					r.VireoOver[t] = map[string]Quotient{}
+				}
+				r.VireoOver[t][a.Name] = q
 			}
-			s := spreadOf(per)
-			s.Median = al.RequestsPerSec.Median / fl.RequestsPerSec.Median
-			if r.Ratios[t] == nil {
-				r.Ratios[t] = map[string]Spread{}
-			}
-			r.Ratios[t][a.Name] = s
 		}
 	}
+}
+
+// quotient divides a's best level of t by b's; ok is false unless both
+// are ranked and share a round.
+func quotient(a, b *AppResult, t tfb.Type) (q Quotient, ok bool) {
+	if a == nil || b == nil || !a.ranked(t) || !b.ranked(t) {
+		return q, false
+	}
+	al, bl := a.Tests[t].Levels[a.Tests[t].Best], b.Tests[t].Levels[b.Tests[t].Best]
+	var per []float64
+	for i := range min(len(al.Samples), len(bl.Samples)) {
+		if bl.Samples[i].RequestsPerSec > 0 {
+			x := al.Samples[i].RequestsPerSec / bl.Samples[i].RequestsPerSec
+			per = append(per, x)
+			if x > 1 {
+				q.Ahead++
+			}
+		}
+	}
+	if bl.RequestsPerSec.Median == 0 || len(per) == 0 {
+		return q, false
+	}
+	q.Spread, q.Rounds = spreadOf(per), len(per)
+	q.Median = al.RequestsPerSec.Median / bl.RequestsPerSec.Median
+	return q, true
+}
+
+// Rederive reads the results.json of the run in dir, derives its figures
+// again from its samples with this version of the report, and rewrites
+// results.json, RESULTS.md and the charts there; nothing is measured. It
+// lets a run that was committed before a derivation was added (or
+// changed) show it, from the same samples.
+func Rederive(dir string) (*Report, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("techempower: %s: %w", dir, err)
+	}
+	if r.Schema != Schema {
+		return nil, fmt.Errorf("techempower: %s: schema %q, not %q", dir, r.Schema, Schema)
+	}
+	r.finish()
+	return &r, r.write(dir)
 }
 
 func (r *Report) app(name string) *AppResult {
@@ -383,6 +433,7 @@ func (r *Report) markdown(charts map[tfb.Type]string) string {
 			}
 		}
 		b.WriteString("\n")
+		r.vireoMarkdown(&b, t)
 		var heads []string
 		for _, a := range r.Apps {
 			if tr := a.Tests[t]; tr != nil && len(tr.Levels) > len(heads) {
@@ -430,4 +481,19 @@ func (r *Report) markdown(charts map[tfb.Type]string) string {
 		}
 	}
 	return b.String()
+}
+
+// vireoMarkdown writes Vireo's quotients against the other stacks of t.
+func (r *Report) vireoMarkdown(b *strings.Builder, t tfb.Type) {
+	qs := r.VireoOver[t]
+	if len(qs) == 0 {
+		return
+	}
+	b.WriteString("Vireo ÷ each stack (best-level medians; in brackets the range of the per-round quotients; the rounds in which Vireo was faster):\n\n| stack | Vireo ÷ | Vireo faster |\n|---|---:|---:|\n")
+	for _, a := range r.Apps {
+		if q, ok := qs[a.Name]; ok {
+			fmt.Fprintf(b, "| %s | %.2f (%.2f–%.2f) | %d of %d rounds |\n", a.Label, q.Median, q.Min, q.Max, q.Ahead, q.Rounds)
+		}
+	}
+	b.WriteString("\n")
 }

@@ -230,6 +230,7 @@ func us(v int64) string { return (time.Duration(v) * time.Microsecond).String() 
 func (s *session) close() {}
 
 func (s *session) finish() (*Report, error) {
+	s.report.Finished = time.Now().UTC()
 	s.report.finish()
 	if err := s.report.write(s.cfg.OutDir); err != nil {
 		return s.report, err

@@ -55,6 +55,10 @@ type App struct {
 // Floor is the app every other is divided by.
 const Floor = "tfb-nethttp"
 
+// Vireo is the app the suite's goals are about: the report divides it by
+// every other stack.
+const Vireo = "tfb-vireo"
+
 // Apps are the stacks of the comparison, in report order.
 var Apps = []App{
 	{"tfb-vireo", "Vireo", "go", ""},

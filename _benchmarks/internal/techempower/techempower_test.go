@@ -33,7 +33,8 @@ func TestDefaultLevels(t *testing.T) {
 
 // TestFinish checks the derivations on made-up samples: medians and
 // ranges over rounds, the best level, the ratio to the floor with its
-// per-round range, and a type with an error left unranked.
+// per-round range, Vireo's quotient with its rounds ahead, and a type
+// with an error left unranked.
 func TestFinish(t *testing.T) {
 	r := &Report{Types: []tfb.Type{tfb.JSON}}
 	floor, v := r.addApp(App{Name: Floor}), r.addApp(App{Name: "tfb-vireo"})
@@ -56,6 +57,16 @@ func TestFinish(t *testing.T) {
 	if got.Median != 1 || got.Min != 200.0/220 || got.Max != 210.0/180 {
 		t.Errorf("ratio %+v", got)
 	}
+	over := r.VireoOver[tfb.JSON][Floor]
+	if over.Spread != got || over.Ahead != 1 || over.Rounds != 3 {
+		t.Errorf("Vireo ÷ floor %+v, want %+v faster in 1 of 3 rounds", over, got)
+	}
+	if _, ok := r.VireoOver[tfb.JSON]["tfb-vireo"]; ok {
+		t.Error("Vireo divided by itself")
+	}
+	if md := r.markdown(nil); !strings.Contains(md, "| 1.00 (0.91–1.17) | 1 of 3 rounds |") {
+		t.Errorf("the report has no Vireo ÷ floor row:\n%s", md)
+	}
 	v.Tests[tfb.JSON].Levels[0].Samples[0].Non2xx = 1
 	r.finish()
 	if v.ranked(tfb.JSON) || !strings.Contains(v.Tests[tfb.JSON].Failed, "16 connections") {
@@ -63,6 +74,9 @@ func TestFinish(t *testing.T) {
 	}
 	if _, ok := r.Ratios[tfb.JSON]["tfb-vireo"]; ok {
 		t.Error("a failed type still has a ratio")
+	}
+	if _, ok := r.VireoOver[tfb.JSON][Floor]; ok {
+		t.Error("a failed type still has Vireo's quotients")
 	}
 }
 
@@ -117,11 +131,17 @@ func TestRunShort(t *testing.T) {
 	if _, ok := rep.Ratios[tfb.Fortunes]["tfb-vireo"]; !ok {
 		t.Error("no ratio for fortunes")
 	}
+	if q := rep.VireoOver[tfb.Fortunes][Floor]; q.Rounds != 1 {
+		t.Errorf("Vireo ÷ floor on fortunes: %+v", q)
+	}
+	if !rep.Finished.After(rep.Started) {
+		t.Errorf("finished %v, started %v", rep.Finished, rep.Started)
+	}
 	md, err := os.ReadFile(filepath.Join(out, "RESULTS.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## fortunes: `GET /fortunes`", "| Vireo | 16 connections |", "![updates](tfb-updates.png)", "PostgreSQL 1", "### fortunes (÷ node:http, best level)", "| Vireo | not measured |"} {
+	for _, want := range []string{"## fortunes: `GET /fortunes`", "| Vireo | 16 connections |", "![updates](tfb-updates.png)", "PostgreSQL 1", "### fortunes (÷ node:http, best level)", "| Vireo | not measured |", "Vireo ÷ each stack", " of 1 rounds |"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("RESULTS.md lacks %q:\n%s", want, md)
 		}
@@ -170,4 +190,51 @@ func containsType(t tfb.Type) bool {
 		}
 	}
 	return false
+}
+
+// TestRederive writes a run's report, rewrites it from its results.json
+// alone and checks that the figures, the finish time and the tables come
+// back; a results.json of another schema is refused.
+func TestRederive(t *testing.T) {
+	dir := t.TempDir()
+	r := &Report{Schema: Schema, Types: []tfb.Type{tfb.JSON}, Rounds: 2, Finished: time.Date(2026, 12, 3, 23, 0, 0, 0, time.UTC)}
+	floor, v := r.addApp(App{Name: Floor, Label: "net/http (floor)"}), r.addApp(App{Name: "tfb-vireo", Label: "Vireo"})
+	for i, x := range []float64{100, 120} {
+		for _, a := range []*AppResult{floor, v} {
+			res := &wrk.Result{Requests: int64(x), DurationUS: 1e6}
+			if a == v {
+				res.Requests += int64(10 * (1 - 2*i)) // 110 and 110: faster in round 1 only
+			}
+			a.record(tfb.JSON, 0, 16, 0, 0, (&report.Load{Wrk: res}).Figures())
+		}
+	}
+	if err := r.write(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "RESULTS.md")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Rederive(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Finished.Equal(r.Finished) {
+		t.Errorf("finished %v, want %v", got.Finished, r.Finished)
+	}
+	if q := got.VireoOver[tfb.JSON][Floor]; q.Ahead != 1 || q.Rounds != 2 || q.Median != 1 {
+		t.Errorf("Vireo ÷ floor %+v", q)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "RESULTS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "| net/http (floor) | 1.00 (0.92–1.10) | 1 of 2 rounds |") {
+		t.Errorf("RESULTS.md:\n%s", md)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), []byte(`{"schema":"vireo-bench-tfb/0"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Rederive(dir); err == nil || !strings.Contains(err.Error(), "schema") {
+		t.Errorf("another schema: %v", err)
+	}
 }
