@@ -48,8 +48,9 @@ func documentedCommands(t *testing.T, path string) [][]string {
 
 // parse runs the command line args through run without running it; a
 // tfb command's configuration (of a req/s run or, with -instructions, of
-// a count) is checked by techempower.Config.Check, whose error is
-// returned in stderr with exit code 2.
+// a count) is checked by techempower.Config.Check, and a -rederive's
+// directory must hold a results.json; the error is returned in stderr
+// with exit code 2.
 func parse(t *testing.T, args []string) (string, runner.Config, int, string) {
 	t.Helper()
 	var sub string
@@ -58,7 +59,11 @@ func parse(t *testing.T, args []string) (string, runner.Config, int, string) {
 	parsed = func(s string, c runner.Config) { sub, cfg = s, c }
 	tfbParsed = func(c techempower.Config) { sub, tfbErr = "tfb", c.Check() }
 	tfbCountParsed = func(c techempower.CountConfig) { sub, tfbErr = "tfb", c.Check() }
-	defer func() { parsed, tfbParsed, tfbCountParsed = nil, nil, nil }()
+	tfbRederiveParsed = func(dir string) {
+		sub = "tfb"
+		_, tfbErr = os.Stat(filepath.Join(dir, "results.json"))
+	}
+	defer func() { parsed, tfbParsed, tfbCountParsed, tfbRederiveParsed = nil, nil, nil, nil }()
 	if len(args) > 0 && args[0] == "tfb" {
 		var out, errOut bytes.Buffer
 		code := run(args, &out, &errOut)

@@ -26,6 +26,10 @@ var tfbParsed func(cfg techempower.Config)
 // tfbCountParsed is tfbParsed for `bench tfb -instructions`.
 var tfbCountParsed func(cfg techempower.CountConfig)
 
+// tfbRederiveParsed is tfbParsed for `bench tfb -rederive`: it receives
+// the run's directory, resolved against the module root as -out is.
+var tfbRederiveParsed func(dir string)
+
 // tfbRun parses the flags of `bench tfb [flags] [type...]` and runs it.
 func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench tfb", flag.ContinueOnError)
@@ -49,7 +53,7 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&count.Requests, "n", 0, "-instructions: counted requests per type (default 5000)")
 	fs.IntVar(&count.WarmupRequests, "warmup-requests", 0, "-instructions: warm-up requests per type (default 500)")
 	fs.IntVar(&count.Connections, "c", 0, "-instructions: connections (default 8)")
-	fs.StringVar(&rederive, "rederive", "", "derive the figures of the run in this directory again from its results.json and rewrite its report (nothing is measured)")
+	fs.StringVar(&rederive, "rederive", "", "derive the figures of the run in this directory (relative to _benchmarks) again from its results.json and rewrite its report (nothing is measured)")
 	fs.StringVar(&out, "out", "", "report directory (default: results/<UTC timestamp>-tfb, with -quick ...-tfb-quick)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: go run ./cmd/bench tfb [flags] [%s]\n", strings.Join(typeNames(), "] ["))
@@ -58,17 +62,9 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if rederive != "" {
-		if fs.NArg() > 0 {
-			fmt.Fprintln(stderr, "bench tfb: -rederive takes no test types")
-			return 2
-		}
-		if _, err := techempower.Rederive(rederive); err != nil {
-			fmt.Fprintln(stderr, "bench:", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(rederive, "RESULTS.md"))
-		return 0
+	if rederive != "" && fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "bench tfb: -rederive takes no test types")
+		return 2
 	}
 	for _, name := range fs.Args() {
 		t := tfb.Type(name)
@@ -96,6 +92,21 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Root = root
+	if rederive != "" {
+		if !filepath.IsAbs(rederive) {
+			rederive = filepath.Join(root, rederive)
+		}
+		if tfbRederiveParsed != nil {
+			tfbRederiveParsed(rederive)
+			return 0
+		}
+		if _, err := techempower.Rederive(rederive); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(rederive, "RESULTS.md"))
+		return 0
+	}
 	if out == "" {
 		out = filepath.Join("results", time.Now().UTC().Format("2006-01-02T15-04-05Z")+"-tfb")
 		if instructions {
