@@ -93,9 +93,7 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cfg.Root = root
 	if rederive != "" {
-		if !filepath.IsAbs(rederive) {
-			rederive = filepath.Join(root, rederive)
-		}
+		rederive = underRoot(root, rederive)
 		if tfbRederiveParsed != nil {
 			tfbRederiveParsed(rederive)
 			return 0
@@ -116,9 +114,7 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			out += "-quick"
 		}
 	}
-	if !filepath.IsAbs(out) {
-		out = filepath.Join(root, out)
-	}
+	out = underRoot(root, out)
 	cfg.OutDir = out
 	cfg.Command = "cd _benchmarks && go run ./cmd/bench " + strings.Join(os.Args[1:], " ")
 	cfg.Log = stdout
@@ -143,6 +139,15 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(out, "RESULTS.md"))
 	}
 	return exitCode(ctx, err, stderr)
+}
+
+// underRoot resolves a path of the command line against the module root
+// (_benchmarks), where the results directories are.
+func underRoot(root, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(root, p)
 }
 
 func typeNames() []string {

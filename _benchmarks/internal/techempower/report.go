@@ -265,13 +265,13 @@ func (r *Report) finish() {
 	floor, vireo := r.app(Floor), r.app(Vireo)
 	for _, t := range r.Types {
 		for _, a := range r.Apps {
-			if q, ok := quotient(a, floor, t); ok && a != floor {
+			if q, ok := quotient(a, floor, t); a != floor && ok {
 				if r.Ratios[t] == nil {
 					r.Ratios[t] = map[string]Spread{}
 				}
 				r.Ratios[t][a.Name] = q.Spread
 			}
-			if q, ok := quotient(vireo, a, t); ok && a != vireo {
+			if q, ok := quotient(vireo, a, t); a != vireo && ok {
 				if r.VireoOver[t] == nil {
 					r.VireoOver[t] = map[string]Quotient{}
 				}

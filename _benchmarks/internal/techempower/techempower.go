@@ -61,9 +61,9 @@ const Vireo = "tfb-vireo"
 
 // Apps are the stacks of the comparison, in report order.
 var Apps = []App{
-	{"tfb-vireo", "Vireo", "go", ""},
+	{Vireo, "Vireo", "go", ""},
 	{"tfb-vireo-fast", "Vireo (fast engine)", "go", ""},
-	{"tfb-nethttp", "net/http (floor)", "go", "go"},
+	{Floor, "net/http (floor)", "go", "go"},
 	{"tfb-gin", "Gin", "go", "gin"},
 	{"tfb-echo", "Echo", "go", "echo"},
 	{"tfb-chi", "chi", "go", "chi"},
