@@ -20,11 +20,31 @@ import (
 
 // smallBuffers makes the server's socket send buffers small, so that a
 // client that reads slowly or not at all blocks the server's writes after
-// kilobytes instead of the megabytes loopback buffers take.
-func smallBuffers(s *http.Server) {
-	s.ConnState = func(c net.Conn, st http.ConnState) {
-		if tc, ok := c.(*net.TCPConn); ok && st == http.StateNew {
-			tc.SetWriteBuffer(16 << 10)
+// kilobytes instead of the megabytes loopback buffers take. The server
+// sees its connections wrapped (the heartbeat's trackedConn), so the hook
+// unwraps them down to the *net.TCPConn; a connection it cannot unwrap
+// fails the test, since its buffers would then stay megabytes large and the
+// tests using them would pass or fail for the wrong reason.
+func smallBuffers(t *testing.T) func(*http.Server) {
+	return func(s *http.Server) {
+		s.ConnState = func(c net.Conn, st http.ConnState) {
+			if st != http.StateNew {
+				return
+			}
+			for {
+				if tc, ok := c.(*net.TCPConn); ok {
+					if err := tc.SetWriteBuffer(16 << 10); err != nil {
+						t.Errorf("SetWriteBuffer: %v", err)
+					}
+					return
+				}
+				w, ok := c.(interface{ NetConn() net.Conn })
+				if !ok {
+					t.Errorf("smallBuffers: %T is not a *net.TCPConn and wraps none", c)
+					return
+				}
+				c = w.NetConn()
+			}
 		}
 	}
 }
@@ -177,7 +197,7 @@ func TestSteadyDownloadCompletes(t *testing.T) {
 		}
 		handlerErr <- nil
 	})
-	addr, done := startServer(t, app, smallBuffers)
+	addr, done := startServer(t, app, smallBuffers(t))
 	defer func() { app.Shutdown(context.Background()); <-done }()
 
 	c := dialSmall(t, addr)
@@ -239,7 +259,7 @@ func TestStalledReaderCut(t *testing.T) {
 			}
 		}
 	})
-	addr, done := startServer(t, app, smallBuffers)
+	addr, done := startServer(t, app, smallBuffers(t))
 	defer func() { app.Shutdown(context.Background()); <-done }()
 	for path, ch := range ended {
 		t.Run(strings.TrimPrefix(path, "/"), func(t *testing.T) {
