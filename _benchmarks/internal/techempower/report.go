@@ -48,8 +48,11 @@ type Report struct {
 	Wrk      string    `json:"wrk"`
 	Postgres string    `json:"postgres"`
 	Rounds   int       `json:"rounds"`
-	Duration string    `json:"duration"`
-	Primer   string    `json:"primer"`
+	// Interleave is how a round took turns: InterleaveLevel, or "" for
+	// the runs before it, in which each app ran all its types in one go.
+	Interleave string `json:"interleave,omitempty"`
+	Duration   string `json:"duration"`
+	Primer     string `json:"primer"`
 	// Pool is every app's database pool; Workers the Node apps' processes.
 	Pool              int          `json:"pool"`
 	Workers           int          `json:"workers"`
@@ -61,6 +64,10 @@ type Report struct {
 	// VireoOver are Vireo's best level ÷ each other stack's, per type.
 	VireoOver map[tfb.Type]map[string]Quotient `json:"vireoOver,omitempty"`
 }
+
+// InterleaveLevel is Report.Interleave of a run whose apps took turns at
+// each level of each type (runRound).
+const InterleaveLevel = "level"
 
 // Machine describes where the run ran.
 type Machine struct {
@@ -171,7 +178,7 @@ func medianInt(xs []int64) int64 {
 func newReport(cfg *Config, pin proc.Pinning, wrkVersion string) *Report {
 	r := &Report{
 		Schema: Schema, Started: time.Now().UTC(), Command: cfg.Command,
-		Machine: machine(), Wrk: wrkVersion, Rounds: cfg.Rounds,
+		Machine: machine(), Wrk: wrkVersion, Rounds: cfg.Rounds, Interleave: InterleaveLevel,
 		Duration: cfg.Duration.String(), Primer: cfg.Primer.String(),
 		Pool: cfg.Pool, Workers: cfg.Workers, VerifyConcurrency: cfg.VerifyConcurrency, Types: cfg.Types,
 		Pinning: Pinning{Server: cfg.ServerCPUs, Load: cfg.LoadCPUs, Database: cfg.ServerCPUs},
@@ -391,8 +398,12 @@ func (r *Report) markdown(charts map[tfb.Type]string) string {
 	} else {
 		fmt.Fprintf(&b, "Pinning: apps on CPUs %s, PostgreSQL on CPUs %s, wrk and the runner on CPUs %s.\n", r.Pinning.Server, r.Pinning.Database, r.Pinning.Load)
 	}
-	fmt.Fprintf(&b, "%d interleaved rounds (a fresh PostgreSQL and app per round); each level %s after a %s primer and a %s warm-up; database pool %d per app, Node workers %d; verified first (query counts with %d clients). Started %s, finished %s.\n\n",
-		r.Rounds, r.Duration, r.Primer, r.Duration, r.Pool, r.Workers, r.VerifyConcurrency, r.Started.Format(time.RFC3339), r.Finished.Format(time.RFC3339))
+	turns := "a fresh PostgreSQL and app per round"
+	if r.Interleave == InterleaveLevel {
+		turns = "every app and its fresh PostgreSQL started for the round, the apps taking turns at each level"
+	}
+	fmt.Fprintf(&b, "%d interleaved rounds (%s); each level %s after a %s primer and a %s warm-up; database pool %d per app, Node workers %d; verified first (query counts with %d clients). Started %s, finished %s.\n\n",
+		r.Rounds, turns, r.Duration, r.Primer, r.Duration, r.Pool, r.Workers, r.VerifyConcurrency, r.Started.Format(time.RFC3339), r.Finished.Format(time.RFC3339))
 
 	b.WriteString("| stack | runtime | versions | lines of code | status |\n|---|---|---|---:|---|\n")
 	for _, a := range r.Apps {

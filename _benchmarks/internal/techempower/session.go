@@ -1,7 +1,8 @@
 // This file holds a run's session: the tools it found (wrk, PostgreSQL),
-// the built apps, and one round of one app: database and app started
-// pinned, the verifier in the first round, every test type's primer,
-// warm-up and sweep, and both stopped by PID.
+// the built apps, and a round: every app and its database started pinned,
+// the verifier in the first round, then per test type every app's primer
+// and warm-up, and the sweep level by level with the apps taking turns,
+// and all of them stopped by PID.
 package techempower
 
 import (
@@ -120,27 +121,107 @@ func lastLine(b []byte) string {
 	return s
 }
 
-// runRound starts a's database and a, verifies it in the first round, and
-// measures every type; a failure marks the app failed.
-func (s *session) runRound(ctx context.Context, a *app, round int) {
+// instance is an app started for one round, with its database.
+type instance struct {
+	*app
+	p      *benchtest.Process
+	db     *postgres.Server
+	stopDB func()
+}
+
+// failed marks the app failed for why; it is measured no more.
+func (s *session) failed(a *app, why string) {
+	a.result.Status = "failed: " + why
+	fmt.Fprintf(s.cfg.Log, "  %s: %s\n", a.Name, a.result.Status)
+}
+
+// runRound runs one round over apps, in their order: it starts every app
+// with a database of its own and verifies it in the first round, then
+// measures type by type and level by level, the apps taking turns at
+// each level. So the figures that are set against each other, one level
+// of one type on every stack, are taken within seconds of each other
+// (the apps' levels times the stacks), not minutes apart as when each app
+// ran all its types in one go: a machine whose speed drifts, as a shared
+// virtual machine's does, moves them together and the quotients less.
+// An app that fails is stopped at once and measured no more.
+func (s *session) runRound(ctx context.Context, apps []*app, round int) {
 	cfg := s.cfg
-	fmt.Fprintf(cfg.Log, "round %d: %s\n", round+1, a.Name)
-	fail := func(why string) {
-		a.result.Status = "failed: " + why
-		fmt.Fprintf(cfg.Log, "  %s\n", a.result.Status)
+	fmt.Fprintf(cfg.Log, "round %d\n", round+1)
+	var live []*instance
+	defer func() {
+		for _, in := range live {
+			in.stop()
+		}
+	}()
+	for _, a := range apps {
+		if ctx.Err() != nil {
+			return
+		}
+		if in := s.start(ctx, a, round); in != nil {
+			live = append(live, in)
+		}
 	}
+	measured := func(in *instance) bool { return in.result.Status == "" && ctx.Err() == nil }
+	for _, t := range cfg.Types {
+		lv := cfg.levels(t)
+		for _, in := range live {
+			if measured(in) {
+				if err := s.warm(ctx, in, t, lv); err != nil {
+					s.failType(ctx, in, t, err)
+				}
+			}
+		}
+		for i := 0; i < lv.N(); i++ {
+			for _, in := range live {
+				if measured(in) {
+					if err := s.level(ctx, in, t, lv, i); err != nil {
+						s.failType(ctx, in, t, err)
+					}
+				}
+			}
+			// A second between levels (TechEmpower pauses two).
+			select {
+			case <-time.After(time.Second):
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+// failType marks in failed on t for err, unless the run was cancelled,
+// and stops it.
+func (s *session) failType(ctx context.Context, in *instance, t tfb.Type, err error) {
+	if ctx.Err() != nil {
+		return
+	}
+	why := string(t) + ": " + err.Error()
+	if exited, _ := in.p.Exited(); exited {
+		why = string(t) + ": the app exited\n" + in.p.Output()
+	}
+	s.failed(in.app, why)
+	in.stop()
+}
+
+// start starts a's database and a, pinned, and verifies a in the first
+// round; it returns nil when a failed, which it reports.
+func (s *session) start(ctx context.Context, a *app, round int) *instance {
+	cfg := s.cfg
+	if a.result.Status != "" {
+		return nil // skipped or failed: never measured
+	}
+	fmt.Fprintf(cfg.Log, "  start %s\n", a.Name)
 	inst, err := service.Postgres{Pool: cfg.Pool}.Start(ctx, service.Setup{
 		Pin: s.pin.Server, LogPath: filepath.Join(cfg.OutDir, "logs", fmt.Sprintf("%s-postgres-%d.log", a.Name, round+1)),
 	})
 	if err != nil {
-		fail("PostgreSQL: " + err.Error())
-		return
+		s.failed(a, "PostgreSQL: "+err.Error())
+		return nil
 	}
-	defer inst.Stop()
-	db := inst.(*service.PostgresInstance).Server
-	s.report.Postgres = "PostgreSQL " + db.Version
+	in := &instance{app: a, db: inst.(*service.PostgresInstance).Server}
+	s.report.Postgres = "PostgreSQL " + in.db.Version
 	env := append(append([]string(nil), a.env...), inst.Env()...)
-	p, err := benchtest.StartOnFreePort(ctx, func(port int) (benchtest.Spec, error) {
+	in.p, err = benchtest.StartOnFreePort(ctx, func(port int) (benchtest.Spec, error) {
 		log, err := os.Create(filepath.Join(cfg.OutDir, "logs", fmt.Sprintf("%s-%d.log", a.Name, round+1)))
 		if err != nil {
 			return benchtest.Spec{}, err
@@ -148,84 +229,84 @@ func (s *session) runRound(ctx context.Context, a *app, round int) {
 		return benchtest.Spec{Name: a.Name, Argv: append(append([]string(nil), s.pin.Server...), a.argv...), Env: env, Dir: a.dir, Port: port, Log: log}, nil
 	}, cfg.StartTimeout)
 	if err != nil {
-		fail("start: " + lastLine([]byte(err.Error())))
-		return
+		inst.Stop()
+		s.failed(a, "start: "+lastLine([]byte(err.Error())))
+		return nil
 	}
-	defer p.Stop()
+	in.stopDB = inst.Stop
 	if round == 0 {
-		v := &tfb.Verifier{Base: p.URL(), DB: db, Concurrency: cfg.VerifyConcurrency, Repetitions: 1}
+		v := &tfb.Verifier{Base: in.p.URL(), DB: in.db, Concurrency: cfg.VerifyConcurrency, Repetitions: 1}
 		problems := v.Verify(ctx, cfg.Types...)
 		for _, pr := range problems {
 			a.result.Verify = append(a.result.Verify, pr.String())
 		}
 		if failed := tfb.Failed(problems); len(failed) > 0 {
-			fail(failed[0].Rule + ": " + failed[0].Detail + " (" + failed[0].URL + ")")
-			return
+			in.stop()
+			s.failed(a, failed[0].Rule+": "+failed[0].Detail+" ("+failed[0].URL+")")
+			return nil
 		}
 	}
-	for _, t := range cfg.Types {
-		if err := s.sweep(ctx, a, p, t); err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			fail(string(t) + ": " + err.Error())
-			return
-		}
-		if exited, _ := p.Exited(); exited {
-			fail(string(t) + ": the app exited\n" + p.Output())
-			return
-		}
-	}
+	return in
 }
 
-// sweep runs the primer, the warm-up and every level of t, and records
-// the levels in a's results.
-func (s *session) sweep(ctx context.Context, a *app, p *benchtest.Process, t tfb.Type) error {
-	cfg := s.cfg
-	lv := cfg.levels(t)
-	headers := []string{"Accept: " + t.Accept()}
-	url := func(queries int) string {
-		u := p.URL() + t.Path()
-		if t == tfb.Queries || t == tfb.Updates {
-			u += itoa(queries)
-		}
-		return u
+// url is the address of t's endpoint on in, with queries for the types
+// that take them.
+func (in *instance) url(t tfb.Type, queries int) string {
+	u := in.p.URL() + t.Path()
+	if t == tfb.Queries || t == tfb.Updates {
+		u += itoa(queries)
 	}
-	// TechEmpower's primer and warm-up (toolset/wrk/*.sh): 8 connections,
-	// then the highest concurrency for a level's duration; queries=2 for
-	// the query types. Neither is recorded.
+	return u
+}
+
+// warm runs TechEmpower's primer and warm-up of t on in (toolset/wrk/*.sh):
+// 8 connections, then the highest concurrency for a level's duration;
+// queries=2 for the query types. Neither is recorded.
+func (s *session) warm(ctx context.Context, in *instance, t tfb.Type, lv Levels) error {
 	for _, o := range []load.Options{
-		{Connections: 8, Duration: cfg.Primer},
-		{Connections: lv.Max(), Duration: cfg.Duration},
+		{Connections: 8, Duration: s.cfg.Primer},
+		{Connections: lv.Max(), Duration: s.cfg.Duration},
 	} {
-		if _, err := s.gen.Run(ctx, load.Target{URL: url(2), Headers: headers}, o); err != nil {
+		if _, err := s.gen.Run(ctx, load.Target{URL: in.url(t, 2), Headers: []string{"Accept: " + t.Accept()}}, o); err != nil {
 			return err
-		}
-	}
-	for i := 0; i < lv.N(); i++ {
-		conns, queries := lv.Level(i)
-		o := load.Options{Connections: conns, Duration: cfg.Duration, Pipeline: lv.Pipeline}
-		r, err := s.gen.Run(ctx, load.Target{URL: url(queries), Headers: headers}, o)
-		if err != nil {
-			return err
-		}
-		f := r.Figures()
-		p50, _ := f.Percentile(50)
-		p99, _ := f.Percentile(99)
-		a.result.record(t, i, conns, queries, lv.Pipeline, f)
-		fmt.Fprintf(cfg.Log, "  %-9s c=%-4d q=%-2d %10.0f req/s  p50 %s p99 %s  errors %d, non-2xx %d\n",
-			t, conns, queries, f.RequestsPerSec, us(int64(p50)), us(int64(p99)), f.Errors, f.NonSuccess)
-		// A second between levels (TechEmpower pauses two).
-		select {
-		case <-time.After(time.Second):
-		case <-ctx.Done():
-			return ctx.Err()
 		}
 	}
 	return nil
 }
 
+// level measures level i of t on in and records it in in's results.
+func (s *session) level(ctx context.Context, in *instance, t tfb.Type, lv Levels, i int) error {
+	conns, queries := lv.Level(i)
+	o := load.Options{Connections: conns, Duration: s.cfg.Duration, Pipeline: lv.Pipeline}
+	r, err := s.gen.Run(ctx, load.Target{URL: in.url(t, queries), Headers: []string{"Accept: " + t.Accept()}}, o)
+	if err != nil {
+		return err
+	}
+	if exited, _ := in.p.Exited(); exited {
+		return errors.New("the app exited")
+	}
+	f := r.Figures()
+	p50, _ := f.Percentile(50)
+	p99, _ := f.Percentile(99)
+	in.result.record(t, i, conns, queries, lv.Pipeline, f)
+	fmt.Fprintf(s.cfg.Log, "  %-11s %-9s c=%-4d q=%-2d %10.0f req/s  p50 %s p99 %s  errors %d, non-2xx %d\n",
+		in.Name, t, conns, queries, f.RequestsPerSec, us(int64(p50)), us(int64(p99)), f.Errors, f.NonSuccess)
+	return nil
+}
+
 func us(v int64) string { return (time.Duration(v) * time.Microsecond).String() }
+
+// stop stops in's app and database by PID, once.
+func (in *instance) stop() {
+	if in.p != nil {
+		in.p.Stop()
+		in.p = nil
+	}
+	if in.stopDB != nil {
+		in.stopDB()
+		in.stopDB = nil
+	}
+}
 
 func (s *session) close() {}
 

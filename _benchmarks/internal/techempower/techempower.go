@@ -9,17 +9,19 @@
 //  1. Build every app (Go: go build; Node: npm ci; .NET: dotnet publish
 //     where dotnet exists, else the app is reported "skipped: dotnet not
 //     found"), and count its lines of code.
-//  2. Rounds: in each round every app in turn (the order rotated by one
-//     per round, so no app always runs first or last) gets a fresh
-//     PostgreSQL (initdb, schema and data) and a fresh start, pinned; in
-//     the first round it is verified, and an app with a failed rule is
-//     reported "failed: <rule>" and never measured. Then each test type
-//     runs: a primer (8 connections), a warm-up at the highest
-//     concurrency, and the sweep (json, db, fortunes: 16..512
-//     connections; plaintext: 256, 1024, 4096 connections pipelined 16
-//     deep; queries and updates: 1, 5, 10, 15, 20 queries at 512
-//     connections), each level for Duration. Then app and database are
-//     stopped by PID.
+//  2. Rounds: in each round every app gets a fresh PostgreSQL (initdb,
+//     schema and data) and a fresh start, pinned, all of them before
+//     anything is measured; in the first round each is verified, and an
+//     app with a failed rule is reported "failed: <rule>" and never
+//     measured. Then type by type: every app's primer (8 connections) and
+//     warm-up at the highest concurrency, and the sweep (json, db,
+//     fortunes: 16..512 connections; plaintext: 256, 1024, 4096
+//     connections pipelined 16 deep; queries and updates: 1, 5, 10, 15,
+//     20 queries at 512 connections), level by level, the apps taking
+//     turns at each level for Duration each (their order rotated by one
+//     per round, so no app is always first or last). So the figures set
+//     against each other are seconds apart, not minutes. Then apps and
+//     databases are stopped by PID.
 //  3. The report: per type and app, the median and range over the rounds
 //     of every level (the curve), the best level, p50 and p99 there, and
 //     every error or non-2xx response (any fails the level); the ratio of
@@ -242,15 +244,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	defer s.close()
 	for round := 0; round < cfg.Rounds; round++ {
+		// The apps' order rotates by one a round, so that no app is always
+		// first or last at a level.
+		order := make([]*app, len(s.apps))
 		for i := range s.apps {
-			a := s.apps[(i+round)%len(s.apps)]
-			if a.result.Status != "" {
-				continue // skipped or failed: never measured
-			}
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			s.runRound(ctx, a, round)
+			order[i] = s.apps[(i+round)%len(s.apps)]
+		}
+		s.runRound(ctx, order, round)
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 	}
 	return s.finish()

@@ -95,6 +95,7 @@ func TestRunShort(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
+	var log strings.Builder
 	cfg := Config{
 		Root: root, OutDir: out, Apps: []string{"tfb-nethttp", "tfb-vireo"},
 		Rounds: 1, Duration: 2 * time.Second, Primer: time.Second, VerifyConcurrency: 16, Pool: 8,
@@ -107,6 +108,7 @@ func TestRunShort(t *testing.T) {
 			tfb.Updates:   {Connections: []int{16}, Queries: []int{5}},
 		},
 		Command: "test",
+		Log:     &log,
 	}
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {
@@ -137,11 +139,21 @@ func TestRunShort(t *testing.T) {
 	if !rep.Finished.After(rep.Started) {
 		t.Errorf("finished %v, started %v", rep.Finished, rep.Started)
 	}
+	// The apps take turns at each level: both at 1 query, then both at 5.
+	var turns []string
+	for _, line := range strings.Split(log.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 4 && f[1] == "queries" {
+			turns = append(turns, f[0]+" "+f[3])
+		}
+	}
+	if got, want := strings.Join(turns, ", "), "tfb-nethttp q=1, tfb-vireo q=1, tfb-nethttp q=5, tfb-vireo q=5"; got != want {
+		t.Errorf("queries levels ran in the order %q, want %q\n%s", got, want, log.String())
+	}
 	md, err := os.ReadFile(filepath.Join(out, "RESULTS.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## fortunes: `GET /fortunes`", "| Vireo | 16 connections |", "![updates](tfb-updates.png)", "PostgreSQL 1", "### fortunes (÷ node:http, best level)", "| Vireo | not measured |", "Vireo ÷ each stack", " of 1 rounds |"} {
+	for _, want := range []string{"## fortunes: `GET /fortunes`", "| Vireo | 16 connections |", "![updates](tfb-updates.png)", "PostgreSQL 1", "### fortunes (÷ node:http, best level)", "| Vireo | not measured |", "Vireo ÷ each stack", " of 1 rounds |", "the apps taking turns at each level"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("RESULTS.md lacks %q:\n%s", want, md)
 		}
