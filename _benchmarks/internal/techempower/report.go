@@ -151,6 +151,45 @@ type Quotient struct {
 	Spread
 	Ahead  int `json:"ahead"`
 	Rounds int `json:"rounds"`
+	// Paired is the quotient at every level, not only the best.
+	Paired Paired `json:"paired"`
+}
+
+// Paired sums up the quotients of one stack's samples ÷ another's at the
+// same level in the same round, over every level of a type: their median
+// and quartiles, in how many the first stack was faster, and how many
+// there were. Where the stacks took turns at each level (InterleaveLevel)
+// the two samples of a pair were taken seconds apart, so the pairs are the
+// comparison least moved by the machine's drift, and every level adds
+// pairs that the best level alone does not have: 30 instead of 5 for a
+// 6-level type in 5 rounds.
+type Paired struct {
+	Median float64 `json:"median"`
+	Q1     float64 `json:"q1"`
+	Q3     float64 `json:"q3"`
+	Ahead  int     `json:"ahead"`
+	Pairs  int     `json:"pairs"`
+}
+
+// pairedOf sums up the per-pair quotients xs.
+func pairedOf(xs []float64, ahead int) Paired {
+	if len(xs) == 0 {
+		return Paired{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return Paired{Median: quantile(s, 0.5), Q1: quantile(s, 0.25), Q3: quantile(s, 0.75), Ahead: ahead, Pairs: len(s)}
+}
+
+// quantile is the p-quantile of the sorted s, interpolated linearly
+// between the two nearest ranks (R's default, type 7).
+func quantile(s []float64, p float64) float64 {
+	pos := p * float64(len(s)-1)
+	i := int(pos)
+	if i+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	return s[i] + (pos-float64(i))*(s[i+1]-s[i])
 }
 
 func spreadOf(xs []float64) Spread {
@@ -310,7 +349,32 @@ func quotient(a, b *AppResult, t tfb.Type) (q Quotient, ok bool) {
 	}
 	q.Spread, q.Rounds = spreadOf(per), len(per)
 	q.Median = al.RequestsPerSec.Median / bl.RequestsPerSec.Median
+	q.Paired = paired(a.Tests[t], b.Tests[t])
 	return q, true
+}
+
+// paired divides every sample of a by b's at the same level and round.
+// Levels pair by index and must agree in connections and queries.
+func paired(a, b *TypeResult) Paired {
+	var per []float64
+	ahead := 0
+	for i := range min(len(a.Levels), len(b.Levels)) {
+		al, bl := a.Levels[i], b.Levels[i]
+		if al.Connections != bl.Connections || al.Queries != bl.Queries {
+			continue
+		}
+		for r := range min(len(al.Samples), len(bl.Samples)) {
+			x, y := al.Samples[r].RequestsPerSec, bl.Samples[r].RequestsPerSec
+			if x <= 0 || y <= 0 {
+				continue
+			}
+			per = append(per, x/y)
+			if x > y {
+				ahead++
+			}
+		}
+	}
+	return pairedOf(per, ahead)
 }
 
 // Rederive reads the results.json of the run in dir, derives its figures
@@ -500,10 +564,11 @@ func (r *Report) vireoMarkdown(b *strings.Builder, t tfb.Type) {
 	if len(qs) == 0 {
 		return
 	}
-	b.WriteString("Vireo ÷ each stack (best-level medians; in brackets the range of the per-round quotients; the rounds in which Vireo was faster):\n\n| stack | Vireo ÷ | Vireo faster |\n|---|---:|---:|\n")
+	b.WriteString("Vireo ÷ each stack (best-level medians; in brackets the range of the per-round quotients; the rounds in which Vireo was faster; then every level of every round paired with the other stack's: the median and quartiles of those quotients, and the pairs in which Vireo was faster):\n\n| stack | Vireo ÷ | Vireo faster | every level, paired | Vireo faster |\n|---|---:|---:|---:|---:|\n")
 	for _, a := range r.Apps {
 		if q, ok := qs[a.Name]; ok {
-			fmt.Fprintf(b, "| %s | %.2f (%.2f–%.2f) | %d of %d rounds |\n", a.Label, q.Median, q.Min, q.Max, q.Ahead, q.Rounds)
+			p := q.Paired
+			fmt.Fprintf(b, "| %s | %.2f (%.2f–%.2f) | %d of %d rounds | %.2f (%.2f–%.2f) | %d of %d pairs |\n", a.Label, q.Median, q.Min, q.Max, q.Ahead, q.Rounds, p.Median, p.Q1, p.Q3, p.Ahead, p.Pairs)
 		}
 	}
 	b.WriteString("\n")

@@ -2,6 +2,7 @@ package techempower
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,7 +65,15 @@ func TestFinish(t *testing.T) {
 	if _, ok := r.VireoOver[tfb.JSON]["tfb-vireo"]; ok {
 		t.Error("Vireo divided by itself")
 	}
-	if md := r.markdown(nil); !strings.Contains(md, "| 1.00 (0.91–1.17) | 1 of 3 rounds |") {
+	// Every level paired by round: 150/100, 150/110, 150/90, 190/200,
+	// 200/220, 210/180; sorted 0.909 0.95 1.167 1.364 1.5 1.667.
+	p := over.Paired
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if p.Pairs != 6 || p.Ahead != 4 || !near(p.Median, (210.0/180+150.0/110)/2) ||
+		!near(p.Q1, 0.95+0.25*(210.0/180-0.95)) || !near(p.Q3, 150.0/110+0.75*(1.5-150.0/110)) {
+		t.Errorf("paired %+v", p)
+	}
+	if md := r.markdown(nil); !strings.Contains(md, "| 1.00 (0.91–1.17) | 1 of 3 rounds | 1.27 (1.00–1.47) | 4 of 6 pairs |") {
 		t.Errorf("the report has no Vireo ÷ floor row:\n%s", md)
 	}
 	v.Tests[tfb.JSON].Levels[0].Samples[0].Non2xx = 1
@@ -84,6 +93,27 @@ func TestFinish(t *testing.T) {
 // one short level per type: PostgreSQL started and stopped, the verifier,
 // wrk (pipelined for plaintext), the report with its tables and charts.
 // It proves the pipeline works; its figures mean nothing.
+// TestPairedSkipsUnlikeLevels: levels pair by index only where they are
+// the same level (connections and queries), and a failed sample (0 req/s)
+// pairs with nothing.
+func TestPairedSkipsUnlikeLevels(t *testing.T) {
+	lv := func(conns, queries int, rps ...float64) *LevelResult {
+		l := &LevelResult{Connections: conns, Queries: queries}
+		for _, x := range rps {
+			l.Samples = append(l.Samples, Sample{RequestsPerSec: x})
+		}
+		return l
+	}
+	a := &TypeResult{Levels: []*LevelResult{lv(512, 1, 30, 10), lv(512, 5, 20, 0), lv(512, 10, 10)}}
+	b := &TypeResult{Levels: []*LevelResult{lv(512, 1, 10, 20), lv(512, 5, 10, 10), lv(256, 10, 10)}}
+	if got, want := paired(a, b), (Paired{Median: 2, Q1: 1.25, Q3: 2.5, Ahead: 2, Pairs: 3}); got != want {
+		t.Errorf("paired %+v, want %+v", got, want)
+	}
+	if got := paired(a, &TypeResult{}); got != (Paired{}) {
+		t.Errorf("no pairs: %+v", got)
+	}
+}
+
 func TestRunShort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end run skipped with -short")
