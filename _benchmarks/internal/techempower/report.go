@@ -198,11 +198,7 @@ func spreadOf(xs []float64) Spread {
 	}
 	s := slices.Clone(xs)
 	slices.Sort(s)
-	m := s[len(s)/2]
-	if len(s)%2 == 0 {
-		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return Spread{Median: m, Min: s[0], Max: s[len(s)-1]}
+	return Spread{Median: quantile(s, 0.5), Min: s[0], Max: s[len(s)-1]}
 }
 
 func medianInt(xs []int64) int64 {
@@ -334,16 +330,8 @@ func quotient(a, b *AppResult, t tfb.Type) (q Quotient, ok bool) {
 		return q, false
 	}
 	al, bl := a.Tests[t].Levels[a.Tests[t].Best], b.Tests[t].Levels[b.Tests[t].Best]
-	var per []float64
-	for i := range min(len(al.Samples), len(bl.Samples)) {
-		if bl.Samples[i].RequestsPerSec > 0 {
-			x := al.Samples[i].RequestsPerSec / bl.Samples[i].RequestsPerSec
-			per = append(per, x)
-			if x > 1 {
-				q.Ahead++
-			}
-		}
-	}
+	per, ahead := pairSamples(nil, al, bl)
+	q.Ahead = ahead
 	if bl.RequestsPerSec.Median == 0 || len(per) == 0 {
 		return q, false
 	}
@@ -360,21 +348,31 @@ func paired(a, b *TypeResult) Paired {
 	ahead := 0
 	for i := range min(len(a.Levels), len(b.Levels)) {
 		al, bl := a.Levels[i], b.Levels[i]
-		if al.Connections != bl.Connections || al.Queries != bl.Queries {
-			continue
-		}
-		for r := range min(len(al.Samples), len(bl.Samples)) {
-			x, y := al.Samples[r].RequestsPerSec, bl.Samples[r].RequestsPerSec
-			if x <= 0 || y <= 0 {
-				continue
-			}
-			per = append(per, x/y)
-			if x > y {
-				ahead++
-			}
+		if al.Connections == bl.Connections && al.Queries == bl.Queries {
+			var n int
+			per, n = pairSamples(per, al, bl)
+			ahead += n
 		}
 	}
 	return pairedOf(per, ahead)
+}
+
+// pairSamples appends to per the quotients of a's samples ÷ b's, round
+// by round, and returns how many of them are above 1. A sample without
+// throughput (0 req/s) pairs with nothing.
+func pairSamples(per []float64, a, b *LevelResult) ([]float64, int) {
+	ahead := 0
+	for r := range min(len(a.Samples), len(b.Samples)) {
+		x, y := a.Samples[r].RequestsPerSec, b.Samples[r].RequestsPerSec
+		if x <= 0 || y <= 0 {
+			continue
+		}
+		per = append(per, x/y)
+		if x > y {
+			ahead++
+		}
+	}
+	return per, ahead
 }
 
 // Rederive reads the results.json of the run in dir, derives its figures

@@ -124,9 +124,8 @@ func lastLine(b []byte) string {
 // instance is an app started for one round, with its database.
 type instance struct {
 	*app
-	p      *benchtest.Process
-	db     *postgres.Server
-	stopDB func()
+	p  *benchtest.Process
+	pg *service.PostgresInstance // its database
 }
 
 // failed marks the app failed for why; it is measured no more.
@@ -218,8 +217,8 @@ func (s *session) start(ctx context.Context, a *app, round int) *instance {
 		s.failed(a, "PostgreSQL: "+err.Error())
 		return nil
 	}
-	in := &instance{app: a, db: inst.(*service.PostgresInstance).Server}
-	s.report.Postgres = "PostgreSQL " + in.db.Version
+	in := &instance{app: a, pg: inst.(*service.PostgresInstance)}
+	s.report.Postgres = "PostgreSQL " + in.pg.Version()
 	env := append(append([]string(nil), a.env...), inst.Env()...)
 	in.p, err = benchtest.StartOnFreePort(ctx, func(port int) (benchtest.Spec, error) {
 		log, err := os.Create(filepath.Join(cfg.OutDir, "logs", fmt.Sprintf("%s-%d.log", a.Name, round+1)))
@@ -229,13 +228,12 @@ func (s *session) start(ctx context.Context, a *app, round int) *instance {
 		return benchtest.Spec{Name: a.Name, Argv: append(append([]string(nil), s.pin.Server...), a.argv...), Env: env, Dir: a.dir, Port: port, Log: log}, nil
 	}, cfg.StartTimeout)
 	if err != nil {
-		inst.Stop()
+		in.stop()
 		s.failed(a, "start: "+lastLine([]byte(err.Error())))
 		return nil
 	}
-	in.stopDB = inst.Stop
 	if round == 0 {
-		v := &tfb.Verifier{Base: in.p.URL(), DB: in.db, Concurrency: cfg.VerifyConcurrency, Repetitions: 1}
+		v := &tfb.Verifier{Base: in.p.URL(), DB: in.pg.Server, Concurrency: cfg.VerifyConcurrency, Repetitions: 1}
 		problems := v.Verify(ctx, cfg.Types...)
 		for _, pr := range problems {
 			a.result.Verify = append(a.result.Verify, pr.String())
@@ -249,14 +247,14 @@ func (s *session) start(ctx context.Context, a *app, round int) *instance {
 	return in
 }
 
-// url is the address of t's endpoint on in, with queries for the types
-// that take them.
-func (in *instance) url(t tfb.Type, queries int) string {
+// target is t's endpoint on in, with queries for the types that take
+// them, and t's Accept header.
+func (in *instance) target(t tfb.Type, queries int) load.Target {
 	u := in.p.URL() + t.Path()
 	if t == tfb.Queries || t == tfb.Updates {
 		u += itoa(queries)
 	}
-	return u
+	return load.Target{URL: u, Headers: []string{"Accept: " + t.Accept()}}
 }
 
 // warm runs TechEmpower's primer and warm-up of t on in (toolset/wrk/*.sh):
@@ -267,7 +265,7 @@ func (s *session) warm(ctx context.Context, in *instance, t tfb.Type, lv Levels)
 		{Connections: 8, Duration: s.cfg.Primer},
 		{Connections: lv.Max(), Duration: s.cfg.Duration},
 	} {
-		if _, err := s.gen.Run(ctx, load.Target{URL: in.url(t, 2), Headers: []string{"Accept: " + t.Accept()}}, o); err != nil {
+		if _, err := s.gen.Run(ctx, in.target(t, 2), o); err != nil {
 			return err
 		}
 	}
@@ -278,7 +276,7 @@ func (s *session) warm(ctx context.Context, in *instance, t tfb.Type, lv Levels)
 func (s *session) level(ctx context.Context, in *instance, t tfb.Type, lv Levels, i int) error {
 	conns, queries := lv.Level(i)
 	o := load.Options{Connections: conns, Duration: s.cfg.Duration, Pipeline: lv.Pipeline}
-	r, err := s.gen.Run(ctx, load.Target{URL: in.url(t, queries), Headers: []string{"Accept: " + t.Accept()}}, o)
+	r, err := s.gen.Run(ctx, in.target(t, queries), o)
 	if err != nil {
 		return err
 	}
@@ -302,9 +300,9 @@ func (in *instance) stop() {
 		in.p.Stop()
 		in.p = nil
 	}
-	if in.stopDB != nil {
-		in.stopDB()
-		in.stopDB = nil
+	if in.pg != nil {
+		in.pg.Stop()
+		in.pg = nil
 	}
 }
 
