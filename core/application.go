@@ -404,13 +404,19 @@ var setPathValues = stateHandler(func(c *state, ctx Context) {
 func (app *Application) dispatch(c *state, ctx Context) {
 	x := c.x
 	var method, path, rawPath string
-	if sx, ok := x.(*stdExchange); ok {
+	if x == engine.Exchange(&c.std) {
 		// net/http: the request's fields, without three interface calls
-		method, path, rawPath = sx.r.Method, sx.r.URL.Path, sx.r.URL.RawPath
+		// (and read from c.std rather than through x: one load less in
+		// the chain of dependent loads that starts every request)
+		r := c.std.r
+		method, path, rawPath = r.Method, r.URL.Path, r.URL.RawPath
 	} else {
 		method, path, rawPath = x.Method(), x.Path(), x.RawPath()
 	}
-	p, raw := matchPath(path, rawPath)
+	p, raw := path, false
+	if rawPath != "" { // matchPath's own test, before its call
+		p, raw = matchPath(path, rawPath)
+	}
 	var rt *Route
 	if root := app.tree(method, false); root != nil {
 		rt = root.lookup(p, &c.params)

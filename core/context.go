@@ -139,7 +139,7 @@ func (c *state) release() (reusable bool) {
 	c.request = nil
 	c.x = nil
 	c.std = stdExchange{}
-	c.writer.w, c.writer.store = nil, nil
+	c.writer.w, c.writer.store, c.writer.sw = nil, nil, nil
 	c.writer.body = nil
 	if len(c.writer.hooks) > 0 || c.writer.refused != nil {
 		c.writer.dropHooks()

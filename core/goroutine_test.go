@@ -79,3 +79,53 @@ func serveOK(t *testing.T, app *Application) {
 		t.Fatalf("body %q", rec.Body.String())
 	}
 }
+
+// TestEnterPaths checks enter's three answers, as Context methods get
+// them (on amd64 from gate_amd64.s, elsewhere and under -race from
+// enterSlow): the serving goroutine gets the state unpinned where the
+// owner is known, another goroutine gets it pinned, and a stale handle
+// gets nil, from either goroutine, and leaves no pin behind.
+func TestEnterPaths(t *testing.T) {
+	app := New(WithStartupOutput(nil))
+	var kept Context
+	var ownS, otherS *state
+	var ownPin, otherPin, recorded bool
+	app.Get("/", func(ctx Context) {
+		kept = ctx
+		recorded = ownerFastPath && ctx.s.owner.Load() == curg()
+		ownS, ownPin = ctx.enter()
+		ownS.exit(ownPin)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			otherS, otherPin = ctx.enter()
+			otherS.exit(otherPin)
+		}()
+		<-done
+		ctx.WriteString("ok")
+	})
+	serveOK(t, app)
+	if ownS != kept.s || ownPin == ownerFastPath || recorded != ownerFastPath {
+		t.Errorf("serving goroutine: state %p (want %p), pinned %v (want %v), owner recorded %v", ownS, kept.s, ownPin, !ownerFastPath, recorded)
+	}
+	if otherS != kept.s || !otherPin {
+		t.Errorf("other goroutine: state %p (want %p), pinned %v (want true)", otherS, kept.s, otherPin)
+	}
+	if s, pin := kept.enter(); s != nil || pin {
+		t.Errorf("stale handle, same goroutine: %p, pinned %v", s, pin)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if s, pin := kept.enter(); s != nil || pin {
+			t.Errorf("stale handle, other goroutine: %p, pinned %v", s, pin)
+		}
+	}()
+	<-done
+	if n := kept.s.pins.Load(); n != 0 {
+		t.Errorf("%d pins left behind", n)
+	}
+	if s, _ := (Context{}).enter(); s != nil {
+		t.Errorf("zero Context entered: %p", s)
+	}
+}

@@ -82,12 +82,22 @@
 // other than amd64 and arm64, or the purego build tag, goroutine_other.go)
 // no goroutine is an owner and every call pins.
 //
+// On amd64 the owner's path is itself assembly (gate_amd64.s): enter is
+// one call of a leaf that compares the owner with the g in thread-local
+// storage and the generation with the handle's, and jumps to enterSlow,
+// the same check in Go that pins, when either differs; own is likewise
+// one leaf. Written in Go, enter calls curg from a frame of its own, two
+// nested calls a Context method paid on every call. The race detector
+// does not see the assembly's loads, so a -race build (and purego) runs
+// the Go path, whose atomics it checks.
+//
 // (On the machine of the first measurements the owner's path was no
 // faster than pinning every call - benchstat -count 10, Param1 214.7 ns
 // against 205.1, GithubAll 73.1 us against 74.7 - and it was removed for
 // a while. On the 2-core KVM machine of 2026-12-02, an Intel Xeon, a
 // gated Param read, BenchmarkGateParam, is 12.1 ns pinned and 4.9 ns on
-// the owner's path.)
+// the owner's path. On the AMD EPYC KVM machine of 2026-12-04,
+// BenchmarkGateAlive went from 6.3 to 3.8 ns with enter in assembly.)
 
 package core
 
@@ -113,8 +123,12 @@ type Context struct {
 // and whether it pinned the state: it does for every caller but the
 // goroutine serving the request. A non-nil state must be released with
 // exit(pinned), in a defer when the call can panic (see the rule above).
-func (c Context) enter() (s *state, pinned bool) {
-	s = c.s
+func (c Context) enter() (s *state, pinned bool) { return enterState(c.s, c.gen) }
+
+// enterSlow is enter written in Go: the whole of it where the gate has no
+// assembly (gate_other.go), and the pinning path behind the assembly's
+// owner check (gate_amd64.s).
+func enterSlow(s *state, gen uint64) (_ *state, pinned bool) {
 	if s == nil {
 		return nil, false
 	}
@@ -122,7 +136,7 @@ func (c Context) enter() (s *state, pinned bool) {
 	if pinned {
 		s.pins.Add(1)
 	}
-	if s.gen.Load() != c.gen {
+	if s.gen.Load() != gen {
 		s.exit(pinned)
 		return nil, false
 	}
@@ -150,7 +164,11 @@ func (s *state) owned() bool {
 // a state starts serving one (reset, resetExchange). The store, an
 // exchange on amd64, is skipped when the goroutine is the owner already,
 // as it is when a connection's goroutine gets the state it had last.
-func (c *state) own() {
+func (c *state) own() { ownState(c) }
+
+// ownSlow is own written in Go (gate_other.go; gate_amd64.s has it in
+// assembly).
+func ownSlow(c *state) {
 	if g := curg(); c.owner.Load() != g {
 		c.owner.Store(g)
 	}

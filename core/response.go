@@ -53,7 +53,7 @@ type responseWriter struct {
 	body     *bodyReader // the request's body, whose rate a handler's read deadline replaces
 
 	store engine.HeaderStore // w, when it keeps headers outside its map (resetExchange; headerstore.go)
-	sw    io.StringWriter    // w, when known to be one without an assertion (resetExchange)
+	sw    io.StringWriter    // w as an io.StringWriter: set by resetExchange, or asserted by the first WriteString
 }
 
 // BeforeWriteHook is called by the response writer once per response, just
@@ -173,7 +173,10 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 	if rw.hijacked {
 		return 0, ErrHijacked
 	}
-	if rw.writeHeaderNow(); rw.refused != nil {
+	if !rw.wroteHeader {
+		rw.writeHeaderNow()
+	}
+	if rw.refused != nil {
 		return 0, rw.refused
 	}
 	if rw.size+int64(len(p)) > writeDeadlineAfter {
@@ -193,18 +196,26 @@ func (rw *responseWriter) WriteString(s string) (int, error) {
 	if rw.hijacked {
 		return 0, ErrHijacked
 	}
-	if rw.writeHeaderNow(); rw.refused != nil {
+	if !rw.wroteHeader {
+		rw.writeHeaderNow()
+	}
+	if rw.refused != nil {
 		return 0, rw.refused
 	}
 	if rw.size+int64(len(s)) > writeDeadlineAfter {
 		rw.armDeadline(int64(len(s)))
+	}
+	if rw.sw == nil {
+		// The assertion once a response: a handler that writes in
+		// pieces pays it on the first piece only.
+		rw.sw, _ = rw.w.(io.StringWriter)
 	}
 	var n int
 	var err error
 	if rw.sw != nil {
 		n, err = rw.sw.WriteString(s)
 	} else {
-		n, err = writeStringTo(rw.w, s)
+		n, err = rw.w.Write([]byte(s))
 	}
 	rw.size += int64(n)
 	return n, err
