@@ -323,8 +323,12 @@ func (app *Application) done(c *state) {
 	if c.writer.deadline == deadlineArmed {
 		c.writer.armDeadline(0) // net/http flushes the end of the response after this
 	}
-	if c.release() { // recycle, inline on the path of every request
-		app.putBack(c)
+	if c.release() { // recycle and putBack, inline on the path of every request
+		if c.kept == nil {
+			app.pool.Put(c)
+		} else {
+			app.putBack(c)
+		}
 	}
 }
 
