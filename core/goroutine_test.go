@@ -129,3 +129,85 @@ func TestEnterPaths(t *testing.T) {
 		t.Errorf("zero Context entered: %p", s)
 	}
 }
+
+// TestParamReadPaths checks the parameter reads that are one leaf call
+// (paramGate, paramCount, paramAt: assembly on amd64) on every path of
+// the gate: the serving goroutine, another goroutine (the Go form, which
+// pins), a chain behind a net/http middleware (no owner: the Go form on
+// the serving goroutine), and a stale handle from either goroutine, which
+// reads zero values and leaves no pin behind. The keys share a length
+// and a first byte, so a lookup must compare every byte.
+func TestParamReadPaths(t *testing.T) {
+	type read struct {
+		name string
+		f    func(Context) any
+	}
+	reads := []read{
+		{"Param(ab)", func(c Context) any { return c.Param("ab") }},
+		{"Param(ac)", func(c Context) any { return c.Param("ac") }},
+		{"Param(a)", func(c Context) any { return c.Param("a") }},
+		{"Param(abc)", func(c Context) any { return c.Param("abc") }},
+		{"Param()", func(c Context) any { return c.Param("") }},
+		{"Get(ac)", func(c Context) any { return c.Params().Get("ac") }},
+		{"Len", func(c Context) any { return c.Params().Len() }},
+		{"At(0)", func(c Context) any { return c.Params().At(0) }},
+		{"At(1)", func(c Context) any { return c.Params().At(1) }},
+		{"At(2)", func(c Context) any { return c.Params().At(2) }},
+		{"At(-1)", func(c Context) any { return c.Params().At(-1) }},
+	}
+	live := []any{"x", "yz", "", "", "", "yz", 2,
+		Param{"ab", "x"}, Param{"ac", "yz"}, Param{}, Param{}}
+	stale := []any{"", "", "", "", "", "", 0, Param{}, Param{}, Param{}, Param{}}
+	all := func(c Context) []any {
+		got := make([]any, len(reads))
+		for i, r := range reads {
+			got[i] = r.f(c)
+		}
+		return got
+	}
+	elsewhere := func(f func()) {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			f()
+		}()
+		<-done
+	}
+	check := func(t *testing.T, path string, got, want []any) {
+		t.Helper()
+		for i := range reads {
+			if got[i] != want[i] {
+				t.Errorf("%s: %s = %#v, want %#v", path, reads[i].name, got[i], want[i])
+			}
+		}
+	}
+	for _, wrapped := range []bool{false, true} {
+		app := New(WithStartupOutput(nil))
+		if wrapped {
+			app.Use(WrapMiddleware(func(next http.Handler) http.Handler { return next }))
+		}
+		var kept Context
+		var own, other []any
+		app.Get("/p/{ab}/{ac}", func(ctx Context) {
+			kept = ctx
+			own = all(ctx)
+			elsewhere(func() { other = all(ctx) })
+			ctx.WriteString("ok")
+		})
+		rec := httptest.NewRecorder()
+		app.ServeHTTP(rec, httptest.NewRequest("GET", "/p/x/yz", nil))
+		if rec.Body.String() != "ok" {
+			t.Fatalf("wrapped %v: body %q", wrapped, rec.Body.String())
+		}
+		check(t, "serving goroutine", own, live)
+		check(t, "other goroutine", other, live)
+		check(t, "stale, serving goroutine", all(kept), stale)
+		var staleOther []any
+		elsewhere(func() { staleOther = all(kept) })
+		check(t, "stale, other goroutine", staleOther, stale)
+		check(t, "zero Context", all(Context{}), stale)
+		if n := kept.s.pins.Load(); n != 0 {
+			t.Errorf("wrapped %v: %d pins left behind", wrapped, n)
+		}
+	}
+}

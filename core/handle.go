@@ -101,7 +101,12 @@
 // storage and the generation with the handle's, and jumps to enterSlow,
 // the same check in Go that pins, when either differs; own is likewise
 // one leaf. Written in Go, enter calls curg from a frame of its own, two
-// nested calls a Context method paid on every call. The race detector
+// nested calls a Context method paid on every call. The parameter reads
+// (Param, Params.Get, Len and At) have their body in the leaf too,
+// paramGate, paramCount and paramAt, so that the method is a one-line
+// call the compiler inlines where it is called, and the owner's read is
+// one call instead of the method's frame around enter's (GateParam 5.9
+// -> 4.2 ns on the AMD EPYC machine of 2026-12-04). The race detector
 // does not see the assembly's loads, so a -race build (and purego) runs
 // the Go path, whose atomics it checks.
 //

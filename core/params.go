@@ -27,14 +27,49 @@ type Param struct {
 func (c Context) Params() Params { return Params{c} }
 
 // Param returns the value of the named route parameter, or "".
-func (c Context) Param(name string) string {
-	s, pin := c.enter()
+func (c Context) Param(name string) string { return paramGate(c.s, c.gen, name) }
+
+// The parameter reads that every request may run (Param, Params.Get,
+// Len, At) are one call of paramGate, paramCount or paramAt, which the
+// compiler inlines into the caller: on amd64 a leaf in assembly that runs
+// the owner's check and the body (gate_amd64.s) and jumps to the Go form
+// below for any other caller; elsewhere the Go form itself. The Go forms
+// are the rule of handle.go: enter, read, exit.
+
+// paramSlow is Context.Param's gated body.
+func paramSlow(s *state, gen uint64, name string) string {
+	s, pin := enterSlow(s, gen)
 	if s == nil {
 		return ""
 	}
 	v := s.params.get(name)
 	s.exit(pin)
 	return v
+}
+
+// paramCountSlow is Params.Len's gated body.
+func paramCountSlow(s *state, gen uint64) int {
+	s, pin := enterSlow(s, gen)
+	if s == nil {
+		return 0
+	}
+	n := len(s.params)
+	s.exit(pin)
+	return n
+}
+
+// paramAtSlow is Params.At's gated body.
+func paramAtSlow(s *state, gen uint64, i int) Param {
+	s, pin := enterSlow(s, gen)
+	if s == nil {
+		return Param{}
+	}
+	var p Param
+	if i >= 0 && i < len(s.params) {
+		p = s.params[i]
+	}
+	s.exit(pin)
+	return p
 }
 
 // Params reads the parameters of the matched route, in pattern order;
@@ -44,10 +79,7 @@ type Params struct {
 }
 
 // Get returns the value of the named parameter, or "" when there is none.
-func (ps Params) Get(name string) string {
-	v, _ := ps.Lookup(name)
-	return v
-}
+func (ps Params) Get(name string) string { return paramGate(ps.c.s, ps.c.gen, name) }
 
 // Lookup returns the value of the named parameter and whether it exists.
 func (ps Params) Lookup(name string) (string, bool) {
@@ -61,29 +93,10 @@ func (ps Params) Lookup(name string) (string, bool) {
 }
 
 // Len returns the number of parameters.
-func (ps Params) Len() int {
-	s, pin := ps.c.enter()
-	if s == nil {
-		return 0
-	}
-	n := len(s.params)
-	s.exit(pin)
-	return n
-}
+func (ps Params) Len() int { return paramCount(ps.c.s, ps.c.gen) }
 
 // At returns the i-th parameter (0 <= i < Len), or the zero Param.
-func (ps Params) At(i int) Param {
-	s, pin := ps.c.enter()
-	if s == nil {
-		return Param{}
-	}
-	var p Param
-	if i >= 0 && i < len(s.params) {
-		p = s.params[i]
-	}
-	s.exit(pin)
-	return p
-}
+func (ps Params) At(i int) Param { return paramAt(ps.c.s, ps.c.gen, i) }
 
 // All returns an iterator over the parameters' names and values, in
 // pattern order. A range loop over it allocates its body's closure unless
