@@ -128,6 +128,14 @@ func TestEnterPaths(t *testing.T) {
 	if s, _ := (Context{}).enter(); s != nil {
 		t.Errorf("zero Context entered: %p", s)
 	}
+	// own's Go form (the assembly's on amd64) records the caller, which
+	// then enters the state unpinned where the owner is known.
+	s := kept.s
+	s.owner.Store(0)
+	ownSlow(s)
+	if got := s.owner.Load(); ownerFastPath && got != curg() {
+		t.Errorf("ownSlow recorded %#x, want the caller %#x", got, curg())
+	}
 }
 
 // TestParamReadPaths checks the parameter reads that are one leaf call
@@ -154,10 +162,17 @@ func TestParamReadPaths(t *testing.T) {
 		{"At(1)", func(c Context) any { return c.Params().At(1) }},
 		{"At(2)", func(c Context) any { return c.Params().At(2) }},
 		{"At(-1)", func(c Context) any { return c.Params().At(-1) }},
+		// The Go forms, called directly: the path of every other caller
+		// behind the leaf, and the whole read without it.
+		{"paramSlow(ac)", func(c Context) any { return paramSlow(c.s, c.gen, "ac") }},
+		{"paramCountSlow", func(c Context) any { return paramCountSlow(c.s, c.gen) }},
+		{"paramAtSlow(1)", func(c Context) any { return paramAtSlow(c.s, c.gen, 1) }},
 	}
 	live := []any{"x", "yz", "", "", "", "yz", 2,
-		Param{"ab", "x"}, Param{"ac", "yz"}, Param{}, Param{}}
-	stale := []any{"", "", "", "", "", "", 0, Param{}, Param{}, Param{}, Param{}}
+		Param{"ab", "x"}, Param{"ac", "yz"}, Param{}, Param{},
+		"yz", 2, Param{"ac", "yz"}}
+	stale := []any{"", "", "", "", "", "", 0, Param{}, Param{}, Param{}, Param{},
+		"", 0, Param{}}
 	all := func(c Context) []any {
 		got := make([]any, len(reads))
 		for i, r := range reads {
