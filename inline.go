@@ -4,7 +4,7 @@
 // aliases (vireo.Context, vireo.Params) is compiled against this
 // package's export data. With Go 1.26 that carries the inline body of one
 // of core's methods only when this package itself inlined a call of it
-// (the behaviour reported as golang/go#74783): so c.Params(), c.Param and
+// (golang/go#74783 reports a case like it): so c.Params(), c.Param and
 // Params.Len, which core's own code inlines, were calls in every
 // application that imports the facade alone. inlineBodies calls, once
 // each, every method of core's exported types that the compiler can

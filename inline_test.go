@@ -1,6 +1,7 @@
 package vireo_test
 
 import (
+	"os"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -12,7 +13,7 @@ import (
 // with -gcflags=-m and returns what the compiler printed.
 func compilerDecisions(t *testing.T, pkg string) string {
 	t.Helper()
-	cmd := exec.Command("go", "build", "-o", "/dev/null", "-gcflags=-m", pkg)
+	cmd := exec.Command("go", "build", "-o", os.DevNull, "-gcflags=-m", pkg)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build -gcflags=-m %s: %v\n%s", pkg, err, out)

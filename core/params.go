@@ -36,14 +36,10 @@ func (c Context) Param(name string) string { return paramGate(c.s, c.gen, name) 
 // below for any other caller; elsewhere the Go form itself. The Go forms
 // are the rule of handle.go: enter, read, exit.
 
-// paramSlow is Context.Param's gated body.
+// paramSlow is Context.Param's gated body: Lookup's, without the found
+// flag.
 func paramSlow(s *state, gen uint64, name string) string {
-	s, pin := enterSlow(s, gen)
-	if s == nil {
-		return ""
-	}
-	v := s.params.get(name)
-	s.exit(pin)
+	v, _ := Params{Context{s: s, gen: gen}}.Lookup(name)
 	return v
 }
 
