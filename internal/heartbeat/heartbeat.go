@@ -18,12 +18,18 @@
 //     request's first byte, the handler's start, the response written),
 //     each one atomic store and no clock read. A deadline is set one tick
 //     later than exact, since the clock may be a tick behind, so a wait
-//     ends between its timeout and its timeout plus two ticks.
+//     ends between its timeout and its timeout plus two ticks while the
+//     heartbeat keeps time.
 //   - One goroutine per server, the heartbeat, advances the clock every
-//     tick and ends the waits whose deadline has passed, with the server's
-//     end func (a read deadline in the past for fasthttp, which then
-//     answers 408; a close for net/http, which moves the deadlines itself
-//     and could clear one). It takes a wait with a compare-and-swap of the
+//     tick by the time since its previous beat, one tick at most, and ends
+//     the waits whose deadline has passed, with the server's end func (a
+//     read deadline in the past for fasthttp, which then answers 408; a
+//     close for net/http, which moves the deadlines itself and could clear
+//     one). A heartbeat that ran late (a busy machine) lagged by more than
+//     the tick that deadlines allow for; jumping its clock to real time
+//     would end the waits set from the lagging clock before their timeout,
+//     so the clock falls behind instead, and waits end late, never early.
+//     It takes a wait with a compare-and-swap of the
 //     word it saw, so a connection that moved on before is left alone
 //     until its new deadline, and one that moves on in the same instant
 //     has its wait ended, as it would with a deadline of its own.
@@ -67,7 +73,8 @@ const (
 type Timeouts struct {
 	tick  time.Duration
 	start time.Time
-	now   atomic.Int64 // the coarse clock: nanoseconds since start
+	now   atomic.Int64 // the coarse clock: nanoseconds, at most real time since start
+	last  int64        // real time since start of the previous beat (the heartbeat's own)
 	end   func(net.Conn, Wait)
 
 	mu      sync.Mutex
@@ -126,10 +133,11 @@ func (t *Timeouts) Track(dl *Deadline, c net.Conn, w Wait, d time.Duration) {
 func (t *Timeouts) beat() {
 	tk := time.NewTicker(t.tick)
 	defer tk.Stop()
+	t.last = int64(time.Since(t.start))
 	var late []lateWait
 	for range tk.C {
 		var more bool
-		if late, more = t.step(int64(time.Since(t.start)), late[:0]); !more {
+		if late, more = t.pulse(int64(time.Since(t.start)), late[:0]); !more {
 			return
 		}
 		for i, l := range late {
@@ -137,6 +145,15 @@ func (t *Timeouts) beat() {
 			late[i] = lateWait{}
 		}
 	}
+}
+
+// pulse is one beat at real (time since start): the clock advances by the
+// time since the previous beat, one tick at most (see the package
+// comment), and step ends the waits past their deadline.
+func (t *Timeouts) pulse(real int64, late []lateWait) (_ []lateWait, more bool) {
+	now := t.now.Load() + min(real-t.last, int64(t.tick))
+	t.last = real
+	return t.step(now, late)
 }
 
 // lateWait is a wait the heartbeat ends.

@@ -91,6 +91,46 @@ func TestStep(t *testing.T) {
 	}
 }
 
+// TestLateHeartbeatEndsNoWaitEarly: after a heartbeat that ran late, a
+// wait set from the clock it left behind still lasts its whole timeout.
+// The beats run at the real times of the table (ms since start); with the
+// clock set to real time, as before, the 600 ms beat ended the idle wait
+// set at 340 ms, 260 ms into its 400 ms timeout (core's
+// TestHeartbeatIdleTimeout failed so in CI, under -race, 0.5 ms early).
+func TestLateHeartbeatEndsNoWaitEarly(t *testing.T) {
+	const ms = int64(time.Millisecond)
+	tm := New(nil, 400*time.Millisecond) // tick 100 ms
+	tm.serving = 1
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	var dl Deadline
+	tm.pulse(100*ms, nil)
+	// the next beat, due at 200 ms, runs at 350 ms; the connection goes
+	// idle at 340 ms, when the clock still says 100 ms
+	tm.Track(&dl, a, Idle, 400*time.Millisecond)
+	const set, timeout = 340 * ms, 400 * ms
+	ended := int64(-1)
+	for _, real := range []int64{350, 400, 500, 600, 700, 739, 800, 900, 1000, 1100} {
+		late, _ := tm.pulse(real*ms, nil)
+		if len(late) > 0 {
+			ended = real * ms
+			break
+		}
+	}
+	switch {
+	case ended < 0:
+		t.Fatal("the wait never ended")
+	case ended-set < timeout:
+		t.Fatalf("the wait ended %d ms after it was set, before its %d ms timeout", (ended-set)/ms, timeout/ms)
+	case ended-set > timeout+4*int64(tm.tick):
+		t.Fatalf("the wait ended %d ms after it was set, long after its %d ms timeout", (ended-set)/ms, timeout/ms)
+	}
+	if now := tm.now.Load(); now > ended {
+		t.Errorf("the clock (%d ms) ran ahead of real time (%d ms)", now/ms, ended/ms)
+	}
+}
+
 // TestHeartbeatStops: the heartbeat ends waits through the end func, runs
 // while a Serve runs or a connection is tracked, and stops after both have
 // ended.
