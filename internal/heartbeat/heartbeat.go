@@ -29,10 +29,10 @@
 //     the tick that deadlines allow for; jumping its clock to real time
 //     would end the waits set from the lagging clock before their timeout,
 //     so the clock falls behind instead, and waits end late, never early.
-//     It takes a wait with a compare-and-swap of the
-//     word it saw, so a connection that moved on before is left alone
-//     until its new deadline, and one that moves on in the same instant
-//     has its wait ended, as it would with a deadline of its own.
+//     It takes a wait with a compare-and-swap of the word it saw, so a
+//     connection that moved on before is left alone until its new
+//     deadline, and one that moves on in the same instant has its wait
+//     ended, as it would with a deadline of its own.
 //   - The tick is a quarter of the shortest timeout, between 10 ms and one
 //     second (one second with Vireo's defaults). The heartbeat runs while
 //     a Serve runs or a connection it tracks is open, so connections still

@@ -182,16 +182,13 @@ func TestClusterWaitWithoutReplica(t *testing.T) {
 // of TestClusterWaitWithoutReplica). Any other error fails the test.
 func saveAcknowledged(t *testing.T, db *Database, id string, rec *sessions.Record, what string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	redistest.WaitFor(t, 10*time.Second, what+" acknowledged", func() bool {
 		err := db.Save(context.Background(), id, rec)
-		if err == nil {
-			return
-		}
-		if !errors.Is(err, ErrNotReplicated) || time.Now().After(deadline) {
+		if err != nil && !errors.Is(err, ErrNotReplicated) {
 			t.Fatalf("%s: %v", what, err)
 		}
-	}
+		return err == nil
+	})
 }
 
 func newTestID(t *testing.T) string {
