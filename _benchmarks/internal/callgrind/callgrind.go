@@ -1,10 +1,11 @@
-// Package callgrind reads the totals of callgrind output files (the
-// "callgrind format" that `valgrind --tool=callgrind` writes) and turns two
-// dumps of one process into the instructions executed between them.
+// Package callgrind reads the totals and call counts of callgrind output
+// files (the "callgrind format" that `valgrind --tool=callgrind` writes)
+// and turns two dumps of one process into the instructions executed
+// between them.
 //
-// Only the header and the totals matter here, not the per-function costs:
-// a file names its events ("events: Ir ..."), gives callgrind's running
-// total in a "summary:" line near the top, and ends each part with a
+// Only the header, the totals and the call counts matter here, not the
+// per-function costs: a file names its events ("events: Ir ..."), gives
+// callgrind's running total in a "summary:" line near the top, and ends each part with a
 // "totals:" line, the sum of the costs in the file. The two agree to a few
 // instructions (those of the functions active at the dump), so a file's cost
 // is taken from "totals:" (or from "summary:" when a writer left "totals:"
@@ -13,6 +14,14 @@
 // <first> - <last>"; since callgrind zeroes its counters on each dump, the
 // dump that follows another covers exactly the time between them, and
 // Window checks from the spans that two dumps are consecutive.
+//
+// The call counts (File.Calls) come from the "calls=" lines, each of which
+// follows the "cfn=" line that names the function called. Names are
+// compressed: the first "fn=" or "cfn=" of a name gives it an id, "(12)
+// runtime.gcStart", and later lines give the id alone; fn and cfn share one
+// table. Summing a callee's "calls=" counts over every caller gives how
+// often it ran in the dump, which is how the runner counts the collector's
+// cycles in a window (one runtime.gcMarkTermination a cycle).
 package callgrind
 
 import (
@@ -68,7 +77,15 @@ type File struct {
 	// Pid is the profiled process ("pid:").
 	Pid   int
 	Parts []Part
+	// calls are the "calls=" counts summed by callee name, over every
+	// caller and part.
+	calls map[string]int64
 }
+
+// Calls returns how many times the function fn was called in the dump,
+// summed over its callers (a function that was never called, or that
+// callgrind did not see as a call, counts 0).
+func (f *File) Calls(fn string) int64 { return f.calls[fn] }
 
 // Instructions returns the executed instructions (Ir) summed over the
 // file's parts.
@@ -116,7 +133,9 @@ func (f *File) Span() (first, last int64, ok bool) {
 // the callgrind format or whose parts have no totals, which is also what a
 // file still being written looks like.
 func Parse(r io.Reader) (*File, error) {
-	f := &File{}
+	f := &File{calls: map[string]int64{}}
+	names := map[string]string{} // compressed function names: "(12)" -> name
+	callee := ""                 // the function of the last cfn= line
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	var cur *Part
@@ -157,9 +176,24 @@ func Parse(r io.Reader) (*File, error) {
 			sawFormat = true
 			continue
 		}
+		if k, v, ok := strings.Cut(text, "="); ok && !strings.ContainsAny(k, " :\t") {
+			switch k {
+			case "fn":
+				functionName(names, v)
+			case "cfn":
+				callee = functionName(names, v)
+			case "calls":
+				n, err := strconv.ParseInt(strings.Fields(v + " x")[0], 10, 64)
+				if err != nil || n < 0 {
+					return nil, fmt.Errorf("callgrind: line %d: bad calls %q", line, v)
+				}
+				f.calls[callee] += n
+			}
+			continue // a name assignment (fl=, ob=, ...) or the calls= above
+		}
 		key, value, ok := strings.Cut(text, ":")
 		if !ok || strings.ContainsAny(key, " =\t") {
-			continue // a cost line or a name assignment (fn=, calls=, ...)
+			continue // a cost line
 		}
 		value = strings.TrimSpace(value)
 		switch key {
@@ -221,6 +255,25 @@ func Parse(r io.Reader) (*File, error) {
 		return nil, errors.New("callgrind: no totals")
 	}
 	return f, nil
+}
+
+// functionName resolves the value of an fn= or cfn= line: "(id) name"
+// records the id and returns the name, "(id)" returns the name recorded
+// for it, and a name without an id (--compress-strings=no) is itself.
+func functionName(names map[string]string, v string) string {
+	if !strings.HasPrefix(v, "(") {
+		return v
+	}
+	id, name, ok := strings.Cut(v, ")")
+	if !ok {
+		return v
+	}
+	id += ")"
+	if name = strings.TrimSpace(name); name != "" {
+		names[id] = name
+		return name
+	}
+	return names[id]
 }
 
 // ParseFile parses the callgrind output file at path.

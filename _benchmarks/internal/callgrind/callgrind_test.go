@@ -198,3 +198,42 @@ func TestPerRequest(t *testing.T) {
 		t.Error("PerRequest of a negative count succeeded")
 	}
 }
+
+// TestCallsRealDump counts calls in a real dump, as awk over its cfn= and
+// calls= lines counted them.
+func TestCallsRealDump(t *testing.T) {
+	f := mustParseFile(t, sampleDump1)
+	for fn, want := range map[string]int64{"_dl_lookup_symbol_x": 183, "__ctype_b_loc": 551, "strcmp": 351} {
+		if got := f.Calls(fn); got != want {
+			t.Errorf("Calls(%q) = %d, want %d", fn, got, want)
+		}
+	}
+	if got := f.Calls("no.such.function"); got != 0 {
+		t.Errorf("Calls of an unknown function = %d", got)
+	}
+}
+
+// TestCalls checks the name compression: an id defined by fn= serves a
+// later cfn=, an id alone names what it was defined as, names without ids
+// count too, and a callee's calls add up over callers and parts.
+func TestCalls(t *testing.T) {
+	s := "# callgrind format\nversion: 1\npid: 9\nevents: Ir\npart: 1\ndesc: Timerange: Basic block 0 - 10\n" +
+		"fn=(1) runtime.gcStart\n1 10\n" +
+		"fn=(2) runtime.mallocgc\n1 5\ncfn=(1)\ncalls=2 7\n3 40\ncfn=(3) runtime.gcMarkTermination\ncalls=1 9 \n4 90\n" +
+		"fn=(4) main.handler\ncfn=(3)\ncalls=5 9\n1 100\ncfn=plain.name\ncalls=4 1\n1 1\ntotals: 246\n" +
+		"part: 2\ndesc: Timerange: Basic block 10 - 30\nfn=(2)\ncfn=(1)\ncalls=3 7\n1 40\ntotals: 40\n"
+	f := parse(t, s)
+	for fn, want := range map[string]int64{
+		"runtime.gcStart":           5, // 2 in part 1, 3 in part 2
+		"runtime.gcMarkTermination": 6, // from two callers
+		"plain.name":                4,
+		"runtime.mallocgc":          0, // a caller, never called
+	} {
+		if got := f.Calls(fn); got != want {
+			t.Errorf("Calls(%q) = %d, want %d", fn, got, want)
+		}
+	}
+	if _, err := Parse(strings.NewReader(strings.Replace(s, "calls=5 9", "calls=five 9", 1))); err == nil {
+		t.Error("a calls= line without a count was accepted")
+	}
+}

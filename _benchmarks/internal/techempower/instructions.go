@@ -14,10 +14,19 @@
 // filled, templates and the heap grown, so that the first type counted is
 // not the one that pays for them); then for each type in turn
 // WarmupRequests requests with bombardier, a dump (`callgrind_control -d`, which also
-// zeroes the counters), Requests requests, a second dump. The second dump
-// holds exactly the measured window (callgrind.Window checks that the two
-// are consecutive); its instructions divided by the requests is the
-// figure. Every request must answer 2xx, or the app's type is failed. The
+// zeroes the counters), the counted requests, a second dump. The second
+// dump holds exactly the measured window (callgrind.Window checks that the
+// two are consecutive); its instructions divided by the requests is the
+// figure, reported with the collector's cycles in the window (the calls of
+// runtime.gcMarkTermination, once a cycle).
+//
+// The collector runs in whole cycles, each some ten million instructions
+// for these apps, so a window's figure carries up to a cycle's cost ÷ its
+// requests of chance: 2,000 a request on a 5,000-request plaintext
+// window, which was more than the frameworks' differences there. So each
+// type counts by default as many requests as make a window of about two
+// billion instructions (CountRequests): 40,000 plaintext or json requests,
+// 25,000 db, 5,000 of the others, some twenty cycles or more a window. Every request must answer 2xx, or the app's type is failed. The
 // count covers the app's process: its handlers, the framework, pgx and its
 // pool, html/template, the Go runtime and GC, net/http (or fasthttp).
 //
@@ -55,7 +64,6 @@ const InstructionsSchema = "vireo-bench-tfb-instructions/1"
 
 // Defaults of an instructions run.
 const (
-	DefaultCountRequests    = 5000
 	DefaultCountWarmup      = 500
 	DefaultCountConnections = 8
 	// CountQueries is the queries per request of queries and updates.
@@ -67,24 +75,50 @@ const (
 	countDumpTimeout = 60 * time.Second
 )
 
+// gcCycleFunction is the runtime function called once a collector cycle.
+const gcCycleFunction = "runtime.gcMarkTermination"
+
+// CountRequests returns the counted requests of type t by default: a
+// window of about two billion instructions, some twenty collector cycles
+// or more (see the file comment).
+func CountRequests(t tfb.Type) int {
+	switch t {
+	case tfb.Plaintext, tfb.JSON:
+		return 40000 // about 50,000 instructions a request
+	case tfb.DB:
+		return 25000 // about 75,000
+	}
+	return 5000 // queries and updates at 20 queries, fortunes: 350,000-430,000
+}
+
 // CountConfig is an instructions run.
 type CountConfig struct {
 	Config
 	// Requests, WarmupRequests and Connections are each type's load
-	// (defaults DefaultCountRequests, DefaultCountWarmup,
+	// (defaults CountRequests of the type, DefaultCountWarmup,
 	// DefaultCountConnections).
 	Requests, WarmupRequests, Connections int
 }
 
+// requests returns the counted requests of type t.
+func (cfg *CountConfig) requests(t tfb.Type) int {
+	if cfg.Requests > 0 {
+		return cfg.Requests
+	}
+	return CountRequests(t)
+}
+
 // InstructionsReport is an instructions run's results.json.
 type InstructionsReport struct {
-	Schema         string      `json:"schema"`
-	Started        time.Time   `json:"started"`
-	Finished       time.Time   `json:"finished"`
-	Command        string      `json:"command"`
-	Machine        Machine     `json:"machine"`
-	Valgrind       string      `json:"valgrind"`
-	Postgres       string      `json:"postgres"`
+	Schema   string    `json:"schema"`
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+	Command  string    `json:"command"`
+	Machine  Machine   `json:"machine"`
+	Valgrind string    `json:"valgrind"`
+	Postgres string    `json:"postgres"`
+	// Requests is -n, the counted requests of every type; 0: each type's
+	// CountRequests (TypeCount.Requests has what was counted).
 	Requests       int         `json:"requests"`
 	WarmupRequests int         `json:"warmupRequests"`
 	Connections    int         `json:"connections"`
@@ -109,6 +143,8 @@ type TypeCount struct {
 	Requests   int64   `json:"requests,omitempty"`
 	Total      int64   `json:"instructions,omitempty"`
 	PerRequest float64 `json:"perRequest,omitempty"`
+	// GCCycles are the collector's cycles in the window.
+	GCCycles int64 `json:"gcCycles"`
 	// RatioToFloor is PerRequest ÷ the floor's (nil for the floor and
 	// when either is missing).
 	RatioToFloor *float64 `json:"ratioToFloor,omitempty"`
@@ -122,9 +158,6 @@ type TypeCount struct {
 func CountInstructions(ctx context.Context, cfg CountConfig) (*InstructionsReport, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
-	}
-	if cfg.Requests <= 0 {
-		cfg.Requests = DefaultCountRequests
 	}
 	if cfg.WarmupRequests <= 0 {
 		cfg.WarmupRequests = DefaultCountWarmup
@@ -271,7 +304,7 @@ func (c *countSession) app(ctx context.Context, meta App) {
 			logf("  %-9s FAILED: %s", t, err)
 			continue
 		}
-		logf("  %-9s %9.0f instructions/request (%d requests)", t, tc.PerRequest, tc.Requests)
+		logf("  %-9s %9.0f instructions/request (%d requests, %d GC cycles)", t, tc.PerRequest, tc.Requests, tc.GCCycles)
 	}
 }
 
@@ -315,7 +348,7 @@ func (c *countSession) count(ctx context.Context, p *benchtest.Process, base str
 	if err != nil {
 		return err
 	}
-	n, err := run(c.cfg.Requests)
+	n, err := run(c.cfg.requests(t))
 	if err != nil {
 		return err
 	}
@@ -332,6 +365,7 @@ func (c *countSession) count(ctx context.Context, p *benchtest.Process, base str
 		return err
 	}
 	tc.Requests, tc.Total, tc.PerRequest = n, total, per
+	tc.GCCycles = second.Calls(gcCycleFunction)
 	// Keep the window's dump for callgrind_annotate.
 	os.Rename(callgrind.DumpPath(base, p.Pid(), *dump), base+"-"+string(t)+".callgrind.out")
 	return nil
@@ -377,9 +411,13 @@ func (r *InstructionsReport) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# TechEmpower test types, instructions per request: %s\n\n", r.Started.Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(&b, "`%s`\n\n", r.Command)
-	fmt.Fprintf(&b, "Machine: %s, %d CPUs, kernel %s; %s; valgrind %s; %s. Each Go app under callgrind with a PostgreSQL of its own (not counted); %d warm-up requests of every type first, then per type %d warm-up requests again and %d counted requests over %d connections (bombardier, no pipelining); queries and updates at %d queries a request; database pool %d. Cells: instructions per request, and ÷ net/http.\n\n",
+	counted := "the counted requests of the second table"
+	if r.Requests > 0 {
+		counted = fmt.Sprintf("%d counted requests", r.Requests)
+	}
+	fmt.Fprintf(&b, "Machine: %s, %d CPUs, kernel %s; %s; valgrind %s; %s. Each Go app under callgrind with a PostgreSQL of its own (not counted); %d warm-up requests of every type first, then per type %d warm-up requests again and %s over %d connections (bombardier, no pipelining); queries and updates at %d queries a request; database pool %d. Cells: instructions per request, and ÷ net/http.\n\n",
 		r.Machine.CPU, r.Machine.Cores, r.Machine.Kernel, r.Machine.Go, r.Valgrind, r.Postgres,
-		r.WarmupRequests, r.WarmupRequests, r.Requests, r.Connections, r.Queries, r.Pool)
+		r.WarmupRequests, r.WarmupRequests, counted, r.Connections, r.Queries, r.Pool)
 	heads := make([]string, len(r.Types))
 	for i, t := range r.Types {
 		heads[i] = string(t)
@@ -401,6 +439,17 @@ func (r *InstructionsReport) markdown() string {
 				cells[i] = fmt.Sprintf("%s (%.3f)", thousands(tc.PerRequest), *tc.RatioToFloor)
 			default:
 				cells[i] = thousands(tc.PerRequest)
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s |\n", a.Label, strings.Join(cells, " | "))
+	}
+	b.WriteString("\nCounted requests and the collector's cycles in each window (one cycle more or less moves a figure by about ten million instructions ÷ the requests):\n\n")
+	fmt.Fprintf(&b, "| stack | %s |\n|---|%s\n", strings.Join(heads, " | "), strings.Repeat("---:|", len(heads)))
+	for _, a := range r.Apps {
+		cells := make([]string, len(r.Types))
+		for i, t := range r.Types {
+			if tc := a.Types[t]; tc != nil && tc.Failed == "" && tc.Requests > 0 {
+				cells[i] = fmt.Sprintf("%s, %d", thousands(float64(tc.Requests)), tc.GCCycles)
 			}
 		}
 		fmt.Fprintf(&b, "| %s | %s |\n", a.Label, strings.Join(cells, " | "))
