@@ -23,7 +23,9 @@
 //   - the heartbeat ends an expired wait by closing the connection, where
 //     net/http's read would have failed at its deadline; not with a
 //     deadline in the past, which net/http, clearing the read deadline
-//     after the idle wait, could undo.
+//     after the idle wait, could undo;
+//   - the zero deadlines net/http still sets several times a request reach
+//     the connection only where a deadline is in force (conndeadlines.go).
 //
 // A server with a ReadTimeout or WriteTimeout (which net/http applies on
 // every request anyway), HTTP/2 (ListenTLS, h2c, WithHTTP2), another
@@ -112,17 +114,18 @@ func (l *trackedListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &trackedConn{Conn: nc, header: l.ct.header}
+	c := &trackedConn{connDeadlines: connDeadlines{Conn: nc}, header: l.ct.header}
 	l.ct.Track(&c.Deadline, nc, heartbeat.Read, l.ct.header)
 	return c, nil
 }
 
-// trackedConn is an accepted connection with its deadline. It keeps what
-// net/http asks of a *net.TCPConn: ReadFrom (sendfile) and CloseWrite.
-// NetConn returns the connection it wraps, as tls.Conn's does, for code
-// that needs the *net.TCPConn of a hijacked connection.
+// trackedConn is an accepted connection with its deadline (the
+// heartbeat's wait), which passes on only the deadline calls that change
+// something (conndeadlines.go). It keeps what net/http asks of a
+// *net.TCPConn: ReadFrom (sendfile) and CloseWrite; NetConn (of
+// connDeadlines) returns the connection it wraps.
 type trackedConn struct {
-	net.Conn
+	connDeadlines // the wrapped connection, without its no-op deadline calls
 	heartbeat.Deadline
 	header time.Duration
 }
@@ -154,6 +157,3 @@ func (c *trackedConn) CloseWrite() error {
 	}
 	return nil
 }
-
-// NetConn returns the wrapped connection.
-func (c *trackedConn) NetConn() net.Conn { return c.Conn }

@@ -113,7 +113,7 @@ func TestTrackedConnDeadlines(t *testing.T) {
 	a, far := net.Pipe()
 	defer a.Close()
 	defer far.Close()
-	c := &trackedConn{Conn: a, header: ct.header}
+	c := &trackedConn{connDeadlines: connDeadlines{Conn: a}, header: ct.header}
 	ct.Track(&c.Deadline, a, heartbeat.Read, ct.header)
 	buf := make([]byte, 8)
 	read := func(s string) {

@@ -1,0 +1,108 @@
+// Deadline calls that change nothing.
+//
+// net/http moves a connection's deadlines several times a request even
+// where the server has no timeouts of its own. On a keep-alive HTTP/1
+// request served with Vireo's defaults (header and idle timeouts on the
+// heartbeat, no ReadTimeout or WriteTimeout) it calls SetReadDeadline six
+// times and SetWriteDeadline once, and five of the seven set a zero
+// deadline on a connection that has none: at the start of the background
+// read, twice while reading the request, after the response (the write
+// deadline) and before the idle wait. Only abortPendingRead's two change
+// anything: a deadline in the past that ends the background read, and the
+// zero deadline after it. Each call costs about 300 instructions (the
+// descriptor's reference count, the runtime poller's lock and timer), so
+// the five came to some 1,500 instructions of a 50,000-instruction
+// plaintext request.
+//
+// connDeadlines therefore remembers, for each direction, whether a
+// deadline may be in force on the wrapped connection, and passes a zero
+// deadline on only where one may be. Every other call goes through as it
+// came, so the wrapped connection's deadlines are always what the last
+// call asked for. A mutex keeps each call and what it records together,
+// since a hijacked connection's reader and writer, or a handler's
+// goroutine with http.ResponseController, may set deadlines while
+// net/http does; a call that fails leaves its direction marked as maybe
+// set. After Close every call goes through, so that it reports the closed
+// connection as the wrapped one does, and so it does once NetConn has
+// handed the wrapped connection out, whose deadlines its holder may then
+// set without passing here.
+
+package core
+
+import (
+	"net"
+	"sync"
+	"time"
+)
+
+// connDeadlines is the deadline half of a trackedConn: the wrapped
+// connection and whether a read or write deadline may be set on it.
+type connDeadlines struct {
+	net.Conn
+	mu          sync.Mutex
+	read, write bool // a deadline may be in force
+	all         bool // every call goes through: after Close or NetConn
+}
+
+// SetReadDeadline sets the read deadline of the wrapped connection, unless
+// t is zero and it has none.
+func (c *connDeadlines) SetReadDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t.IsZero() && !c.read {
+		return nil
+	}
+	err := c.Conn.SetReadDeadline(t)
+	c.read = c.all || !t.IsZero() || err != nil
+	return err
+}
+
+// SetWriteDeadline sets the write deadline of the wrapped connection,
+// unless t is zero and it has none.
+func (c *connDeadlines) SetWriteDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t.IsZero() && !c.write {
+		return nil
+	}
+	err := c.Conn.SetWriteDeadline(t)
+	c.write = c.all || !t.IsZero() || err != nil
+	return err
+}
+
+// SetDeadline sets both deadlines of the wrapped connection, unless t is
+// zero and it has neither.
+func (c *connDeadlines) SetDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t.IsZero() && !c.read && !c.write {
+		return nil
+	}
+	err := c.Conn.SetDeadline(t)
+	c.read = c.all || !t.IsZero() || err != nil
+	c.write = c.read
+	return err
+}
+
+// Close closes the wrapped connection; every deadline call after it goes
+// through to report that.
+func (c *connDeadlines) Close() error {
+	c.passAll()
+	return c.Conn.Close()
+}
+
+// NetConn returns the wrapped connection, as tls.Conn's does, for code
+// that needs the *net.TCPConn (of a hijacked connection, say). Its holder
+// may set deadlines on it directly, so every call goes through from then
+// on.
+func (c *connDeadlines) NetConn() net.Conn {
+	c.passAll()
+	return c.Conn
+}
+
+// passAll makes every deadline call go through from now on.
+func (c *connDeadlines) passAll() {
+	c.mu.Lock()
+	c.read, c.write, c.all = true, true, true
+	c.mu.Unlock()
+}
