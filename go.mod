@@ -7,6 +7,5 @@ require (
 	github.com/flosch/pongo2/v6 v6.0.0
 	github.com/gorilla/securecookie v1.1.2
 	github.com/klauspost/compress v1.20.4
-	github.com/valyala/bytebufferpool v1.0.0
 	golang.org/x/time v0.15.0
 )

@@ -10,7 +10,4 @@ require (
 	golang.org/x/net v0.62.0
 )
 
-require (
-	github.com/valyala/bytebufferpool v1.0.0 // indirect
-	golang.org/x/text v0.44.0 // indirect
-)
+require golang.org/x/text v0.44.0 // indirect

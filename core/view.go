@@ -6,10 +6,7 @@
 // with nothing of the page on the wire, and the error is logged with the
 // template's name.
 //
-// The buffers come from a plain sync.Pool (viewBuffers), not from
-// bytebufferpool, whose Put also counts buffer sizes for its calibration on
-// every call; a page that grew a buffer past maxViewBuffer leaves it to the
-// garbage collector instead of pinning it in the pool.
+// The buffers are the encoded bodies' (bodyBuffers, render.go).
 
 package core
 
@@ -20,14 +17,7 @@ import (
 	"io"
 	"net/http"
 	"runtime/debug"
-	"sync"
 )
-
-// maxViewBuffer is the largest buffer capacity View puts back in the pool.
-const maxViewBuffer = 1 << 20
-
-// viewBuffers holds the render buffers of View.
-var viewBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // ViewEngine is what View needs from a template engine. The engines of the
 // view package implement it; core declares it so that an application
@@ -122,8 +112,8 @@ func (c *state) view(name string, data any) {
 		return
 	}
 	data = c.mergeViewData(data)
-	buf := viewBuffers.Get().(*bytes.Buffer)
-	defer putViewBuffer(buf)
+	buf := getBodyBuffer()
+	defer putBodyBuffer(buf)
 	if err := executeView(engine, buf, name, c.viewLayout, data); err != nil {
 		c.app.logger.Error("vireo: rendering view", "template", name, "layout", c.viewLayout, "err", err)
 		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})
@@ -160,14 +150,4 @@ func executeView(engine ViewEngine, buf *bytes.Buffer, name, layout string, data
 		}
 	}()
 	return engine.ExecuteWriter(buf, name, layout, data)
-}
-
-// putViewBuffer empties buf and returns it to the pool unless it grew past
-// maxViewBuffer.
-func putViewBuffer(buf *bytes.Buffer) {
-	if buf.Cap() > maxViewBuffer {
-		return
-	}
-	buf.Reset()
-	viewBuffers.Put(buf)
 }

@@ -1,14 +1,13 @@
 package view
 
 import (
+	"bytes"
 	"embed"
 	"io/fs"
 	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
-
-	"github.com/valyala/bytebufferpool"
 )
 
 // benchFS holds copies of the benchmark suite's templates page
@@ -87,11 +86,11 @@ func TestBenchmarkPage(t *testing.T) {
 	}
 }
 
-// benchRender renders the page the way the core does: into a pooled buffer.
+// benchRender renders the page the way the core does: into a reused
+// bytes.Buffer (core's pool of body buffers).
 func benchRender(b *testing.B, e Engine) {
 	b.ReportAllocs()
-	buf := bytebufferpool.Get()
-	defer bytebufferpool.Put(buf)
+	buf := new(bytes.Buffer)
 	for b.Loop() {
 		buf.Reset()
 		if err := e.ExecuteWriter(buf, "index.html", "", benchData); err != nil {
@@ -104,8 +103,7 @@ func benchRender(b *testing.B, e Engine) {
 func benchRenderParallel(b *testing.B, e Engine) {
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
-		buf := bytebufferpool.Get()
-		defer bytebufferpool.Put(buf)
+		buf := new(bytes.Buffer)
 		for pb.Next() {
 			buf.Reset()
 			if err := e.ExecuteWriter(buf, "index.html", "", benchData); err != nil {

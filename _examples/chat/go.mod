@@ -13,5 +13,4 @@ require (
 require (
 	github.com/chromedp/cdproto v0.160.1 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/valyala/bytebufferpool v1.0.0 // indirect
 )

@@ -20,7 +20,6 @@ require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/redis/go-redis/v9 v9.22.0 // indirect
-	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	github.com/vireo-go/vireo/internal/redisconn v0.0.0 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect

@@ -11,7 +11,6 @@ require (
 require (
 	github.com/andybalholm/brotli v1.3.0 // indirect
 	github.com/klauspost/compress v1.20.4 // indirect
-	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
 

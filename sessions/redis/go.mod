@@ -11,7 +11,6 @@ require (
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	github.com/vireo-go/vireo/internal/redisconn v0.0.0
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect

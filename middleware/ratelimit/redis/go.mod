@@ -18,7 +18,6 @@ require (
 	github.com/andybalholm/brotli v1.3.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/klauspost/compress v1.20.4 // indirect
-	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	github.com/vireo-go/vireo/internal/redisconn v0.0.0
 	golang.org/x/time v0.15.0 // indirect
 )
