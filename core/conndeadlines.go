@@ -18,20 +18,25 @@
 // deadline may be in force on the wrapped connection, and passes a zero
 // deadline on only where one may be. Every other call goes through as it
 // came, so the wrapped connection's deadlines are always what the last
-// call asked for. A mutex keeps each call and what it records together,
-// since a hijacked connection's reader and writer, or a handler's
-// goroutine with http.ResponseController, may set deadlines while
-// net/http does; a call that fails leaves its direction marked as maybe
-// set. After Close every call goes through, so that it reports the closed
-// connection as the wrapped one does, and so it does once NetConn has
-// handed the wrapped connection out, whose deadlines its holder may then
-// set without passing here.
+// call asked for. A hijacked connection's reader and writer, or a
+// handler's goroutine with http.ResponseController, may set deadlines
+// while net/http does, so the calls that go through are ordered by a
+// mutex, and each marks its direction as maybe set before it calls the
+// wrapped connection and clears the mark only after a zero deadline
+// went through without error. A zero call that finds no mark returns at
+// once, without the mutex: while the mark is clear the wrapped connection
+// has no deadline, and a call setting one has not begun. After Close every
+// call goes through, so that it reports the closed connection as the
+// wrapped one does, and so it does once NetConn has handed the wrapped
+// connection out, whose deadlines its holder may then set without passing
+// here.
 
 package core
 
 import (
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -39,48 +44,58 @@ import (
 // connection and whether a read or write deadline may be set on it.
 type connDeadlines struct {
 	net.Conn
-	mu          sync.Mutex
-	read, write bool // a deadline may be in force
-	all         bool // every call goes through: after Close or NetConn
+	mu          sync.Mutex  // orders the calls that go through
+	read, write atomic.Bool // a deadline may be in force
+	all         bool        // under mu: every call goes through (after Close or NetConn)
 }
 
 // SetReadDeadline sets the read deadline of the wrapped connection, unless
 // t is zero and it has none.
 func (c *connDeadlines) SetReadDeadline(t time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if t.IsZero() && !c.read {
+	if t.IsZero() && !c.read.Load() {
 		return nil
 	}
+	c.mu.Lock()
+	c.read.Store(true)
 	err := c.Conn.SetReadDeadline(t)
-	c.read = c.all || !t.IsZero() || err != nil
+	if t.IsZero() && err == nil && !c.all {
+		c.read.Store(false)
+	}
+	c.mu.Unlock()
 	return err
 }
 
 // SetWriteDeadline sets the write deadline of the wrapped connection,
 // unless t is zero and it has none.
 func (c *connDeadlines) SetWriteDeadline(t time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if t.IsZero() && !c.write {
+	if t.IsZero() && !c.write.Load() {
 		return nil
 	}
+	c.mu.Lock()
+	c.write.Store(true)
 	err := c.Conn.SetWriteDeadline(t)
-	c.write = c.all || !t.IsZero() || err != nil
+	if t.IsZero() && err == nil && !c.all {
+		c.write.Store(false)
+	}
+	c.mu.Unlock()
 	return err
 }
 
 // SetDeadline sets both deadlines of the wrapped connection, unless t is
 // zero and it has neither.
 func (c *connDeadlines) SetDeadline(t time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if t.IsZero() && !c.read && !c.write {
+	if t.IsZero() && !c.read.Load() && !c.write.Load() {
 		return nil
 	}
+	c.mu.Lock()
+	c.read.Store(true)
+	c.write.Store(true)
 	err := c.Conn.SetDeadline(t)
-	c.read = c.all || !t.IsZero() || err != nil
-	c.write = c.read
+	if t.IsZero() && err == nil && !c.all {
+		c.read.Store(false)
+		c.write.Store(false)
+	}
+	c.mu.Unlock()
 	return err
 }
 
@@ -103,6 +118,8 @@ func (c *connDeadlines) NetConn() net.Conn {
 // passAll makes every deadline call go through from now on.
 func (c *connDeadlines) passAll() {
 	c.mu.Lock()
-	c.read, c.write, c.all = true, true, true
+	c.all = true
+	c.read.Store(true)
+	c.write.Store(true)
 	c.mu.Unlock()
 }
