@@ -65,11 +65,12 @@ func TestBufferedContentLengthHeader(t *testing.T) {
 // did before them. bytebufferpool, which JSON used before bodyBuffers,
 // calibrated the largest buffer it keeps from the sizes put back: after
 // 42,000 small bodies it dropped every larger buffer, and each large body
-// allocated its buffer and grew it again.
+// allocated its buffer and grew it again (6 allocations against 3). Under
+// the race detector sync.Pool drops a quarter of what it is given, at
+// random, which adds about half an allocation to both counts; one
+// allocation of slack keeps that from failing the test and still catches
+// the dropped buffers.
 func TestJSONLargeBodyAfterSmallOnes(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector's sync.Pool drops items at random")
-	}
 	large := strings.Repeat("x", 16<<10)
 	app := New()
 	app.Get("/small", func(c Context) { c.JSON(1) })
@@ -78,12 +79,12 @@ func TestJSONLargeBodyAfterSmallOnes(t *testing.T) {
 	big, _ := http.NewRequest("GET", "/large", nil)
 	w := &nopWriter{h: http.Header{}}
 	serveLarge := func() { clear(w.h); app.ServeHTTP(w, big) }
-	before := testing.AllocsPerRun(100, serveLarge)
+	before := testing.AllocsPerRun(1000, serveLarge)
 	for range 50000 {
 		clear(w.h)
 		app.ServeHTTP(w, small)
 	}
-	if after := testing.AllocsPerRun(100, serveLarge); after > before {
+	if after := testing.AllocsPerRun(1000, serveLarge); after > before+1 {
 		t.Errorf("a large JSON body allocates %v times after 50,000 small ones, %v times before them", after, before)
 	}
 }
