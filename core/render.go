@@ -4,13 +4,12 @@
 // written with their Content-Length only when encoding succeeded, so an
 // encoding error becomes a clean 500 instead of half a document.
 //
-// The buffers come from one plain sync.Pool (bodyBuffers), whatever their
-// size up to maxBodyBuffer; a body that grew a buffer past that leaves it
-// to the collector instead of pinning it in the pool. (bytebufferpool,
-// which JSON and XML used before, keeps only buffers up to a size it
-// calibrates from the sizes put back: once most bodies had been small, as
-// behind a stream of small JSON answers, it dropped every larger buffer,
-// and each larger body allocated a buffer and grew it again.)
+// The buffers come from one pool (bodyBuffers, internal/bufpool) that
+// keeps them whatever their size up to 1 MiB. (bytebufferpool, which JSON
+// and XML used before, keeps only buffers up to a size it calibrates from
+// the sizes put back: once most bodies had been small, as behind a stream
+// of small JSON answers, it dropped every larger buffer, and each larger
+// body allocated a buffer and grew it again.)
 //
 // The writers return nothing: a failure (an encoding error, a client that
 // went away) stops the chain through StopWithError, where the error page
@@ -19,32 +18,16 @@
 package core
 
 import (
-	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"net/http"
 	"strconv"
-	"sync"
+
+	"github.com/vireo-go/vireo/internal/bufpool"
 )
 
-// maxBodyBuffer is the largest buffer capacity put back in bodyBuffers.
-const maxBodyBuffer = 1 << 20
-
 // bodyBuffers holds the buffers that JSON, XML and View encode into.
-var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// getBodyBuffer returns an empty buffer from the pool.
-func getBodyBuffer() *bytes.Buffer { return bodyBuffers.Get().(*bytes.Buffer) }
-
-// putBodyBuffer empties buf and returns it to the pool unless it grew past
-// maxBodyBuffer.
-func putBodyBuffer(buf *bytes.Buffer) {
-	if buf.Cap() > maxBodyBuffer {
-		return
-	}
-	buf.Reset()
-	bodyBuffers.Put(buf)
-}
+var bodyBuffers = bufpool.New(1 << 20)
 
 // Header values for the common content types, shared so that setting one
 // does not allocate. net/http only reads header values; handlers that want
@@ -131,8 +114,8 @@ func (c Context) JSONIndent(v any, indent string) {
 }
 
 func (c *state) writeJSONIndent(v any, indent string) {
-	buf := getBodyBuffer()
-	defer putBodyBuffer(buf)
+	buf := bodyBuffers.Get()
+	defer bodyBuffers.Put(buf)
 	enc := json.NewEncoder(buf)
 	if indent != "" {
 		enc.SetIndent("", indent)
@@ -154,8 +137,8 @@ func (c Context) XML(v any) {
 }
 
 func (c *state) writeXML(v any) {
-	buf := getBodyBuffer()
-	defer putBodyBuffer(buf)
+	buf := bodyBuffers.Get()
+	defer bodyBuffers.Put(buf)
 	buf.WriteString(xml.Header)
 	if err := xml.NewEncoder(buf).Encode(v); err != nil {
 		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})

@@ -112,8 +112,8 @@ func (c *state) view(name string, data any) {
 		return
 	}
 	data = c.mergeViewData(data)
-	buf := getBodyBuffer()
-	defer putBodyBuffer(buf)
+	buf := bodyBuffers.Get()
+	defer bodyBuffers.Put(buf)
 	if err := executeView(engine, buf, name, c.viewLayout, data); err != nil {
 		c.app.logger.Error("vireo: rendering view", "template", name, "layout", c.viewLayout, "err", err)
 		c.stopWithError(&HTTPError{Code: http.StatusInternalServerError, Err: err})

@@ -2,31 +2,13 @@
 //
 // The engines need a scratch buffer only for what they cannot stream into
 // the caller's writer: a partial whose name is computed at render time (HTML)
-// and a page rendered before its engine layout (Django). A sync.Pool of
-// bytes.Buffers costs a Get and a Put; buffers that grew past maxPooledBuffer
-// are left to the garbage collector, so one huge page does not stay pinned
-// in the pool.
+// and a page rendered before its engine layout (Django). They come from an
+// internal/bufpool pool, which keeps buffers up to 64 KiB, so one huge page
+// does not stay pinned in the pool.
 
 package view
 
-import (
-	"bytes"
-	"sync"
-)
+import "github.com/vireo-go/vireo/internal/bufpool"
 
-// maxPooledBuffer is the largest buffer capacity put back into the pool.
-const maxPooledBuffer = 64 << 10
-
-var bufferPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// getBuffer returns an empty buffer from the pool.
-func getBuffer() *bytes.Buffer { return bufferPool.Get().(*bytes.Buffer) }
-
-// putBuffer empties buf and returns it to the pool unless it grew too large.
-func putBuffer(buf *bytes.Buffer) {
-	if buf.Cap() > maxPooledBuffer {
-		return
-	}
-	buf.Reset()
-	bufferPool.Put(buf)
-}
+// renderBuffers holds the engines' scratch buffers.
+var renderBuffers = bufpool.New(64 << 10)

@@ -160,8 +160,8 @@ func (e *DjangoEngine) ExecuteWriter(w io.Writer, name, layout string, data any)
 		return nil
 	}
 
-	buf := getBuffer()
-	defer putBuffer(buf)
+	buf := renderBuffers.Get()
+	defer renderBuffers.Put(buf)
 	if err := t.ExecuteWriterUnbuffered(ctx, buf); err != nil {
 		return fmt.Errorf("view: django: render %s: %w", describe(name, layout), err)
 	}

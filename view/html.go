@@ -294,8 +294,8 @@ func (s *htmlSet) partial(name string, data ...any) (template.HTML, error) {
 	if len(data) == 1 {
 		d = data[0]
 	}
-	buf := getBuffer()
-	defer putBuffer(buf)
+	buf := renderBuffers.Get()
+	defer renderBuffers.Put(buf)
 	if err := t.Execute(buf, d); err != nil {
 		return "", err
 	}
