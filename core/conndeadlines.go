@@ -55,14 +55,7 @@ func (c *connDeadlines) SetReadDeadline(t time.Time) error {
 	if t.IsZero() && !c.read.Load() {
 		return nil
 	}
-	c.mu.Lock()
-	c.read.Store(true)
-	err := c.Conn.SetReadDeadline(t)
-	if t.IsZero() && err == nil && !c.all {
-		c.read.Store(false)
-	}
-	c.mu.Unlock()
-	return err
+	return c.pass(t, c.Conn.SetReadDeadline, &c.read, nil)
 }
 
 // SetWriteDeadline sets the write deadline of the wrapped connection,
@@ -71,14 +64,7 @@ func (c *connDeadlines) SetWriteDeadline(t time.Time) error {
 	if t.IsZero() && !c.write.Load() {
 		return nil
 	}
-	c.mu.Lock()
-	c.write.Store(true)
-	err := c.Conn.SetWriteDeadline(t)
-	if t.IsZero() && err == nil && !c.all {
-		c.write.Store(false)
-	}
-	c.mu.Unlock()
-	return err
+	return c.pass(t, c.Conn.SetWriteDeadline, &c.write, nil)
 }
 
 // SetDeadline sets both deadlines of the wrapped connection, unless t is
@@ -87,13 +73,24 @@ func (c *connDeadlines) SetDeadline(t time.Time) error {
 	if t.IsZero() && !c.read.Load() && !c.write.Load() {
 		return nil
 	}
+	return c.pass(t, c.Conn.SetDeadline, &c.read, &c.write)
+}
+
+// pass makes a deadline call that goes through: under the mutex it marks
+// the directions (b may be nil) as maybe set, calls set, and clears the
+// marks when a zero deadline went through without error.
+func (c *connDeadlines) pass(t time.Time, set func(time.Time) error, a, b *atomic.Bool) error {
 	c.mu.Lock()
-	c.read.Store(true)
-	c.write.Store(true)
-	err := c.Conn.SetDeadline(t)
+	a.Store(true)
+	if b != nil {
+		b.Store(true)
+	}
+	err := set(t)
 	if t.IsZero() && err == nil && !c.all {
-		c.read.Store(false)
-		c.write.Store(false)
+		a.Store(false)
+		if b != nil {
+			b.Store(false)
+		}
 	}
 	c.mu.Unlock()
 	return err

@@ -26,9 +26,11 @@
 // window, which was more than the frameworks' differences there. So each
 // type counts by default as many requests as make a window of about two
 // billion instructions (CountRequests): 40,000 plaintext or json requests,
-// 25,000 db, 5,000 of the others, some twenty cycles or more a window. Every request must answer 2xx, or the app's type is failed. The
-// count covers the app's process: its handlers, the framework, pgx and its
-// pool, html/template, the Go runtime and GC, net/http (or fasthttp).
+// 25,000 db, 5,000 of the others, some twenty cycles or more a window.
+//
+// Every request must answer 2xx, or the app's type is failed. The count
+// covers the app's process: its handlers, the framework, pgx and its pool,
+// html/template, the Go runtime and GC, net/http (or fasthttp).
 //
 // Queries and updates are counted at 20 queries a request, the level the
 // Round 23 ratios are taken at. Plaintext is counted without pipelining
@@ -418,42 +420,29 @@ func (r *InstructionsReport) markdown() string {
 	fmt.Fprintf(&b, "Machine: %s, %d CPUs, kernel %s; %s; valgrind %s; %s. Each Go app under callgrind with a PostgreSQL of its own (not counted); %d warm-up requests of every type first, then per type %d warm-up requests again and %s over %d connections (bombardier, no pipelining); queries and updates at %d queries a request; database pool %d. Cells: instructions per request, and ÷ net/http.\n\n",
 		r.Machine.CPU, r.Machine.Cores, r.Machine.Kernel, r.Machine.Go, r.Valgrind, r.Postgres,
 		r.WarmupRequests, r.WarmupRequests, counted, r.Connections, r.Queries, r.Pool)
-	heads := make([]string, len(r.Types))
-	for i, t := range r.Types {
-		heads[i] = string(t)
-	}
-	fmt.Fprintf(&b, "| stack | %s |\n|---|%s\n", strings.Join(heads, " | "), strings.Repeat("---:|", len(heads)))
-	for _, a := range r.Apps {
-		cells := make([]string, len(r.Types))
-		for i, t := range r.Types {
-			tc := a.Types[t]
-			switch {
-			case a.Status != "":
-				cells[i] = strings.SplitN(a.Status, ":", 2)[0]
-			case tc == nil:
-			case tc.Failed != "":
-				cells[i] = "failed"
-			case a.Name == Floor:
-				cells[i] = fmt.Sprintf("%s (1)", thousands(tc.PerRequest))
-			case tc.RatioToFloor != nil:
-				cells[i] = fmt.Sprintf("%s (%.3f)", thousands(tc.PerRequest), *tc.RatioToFloor)
-			default:
-				cells[i] = thousands(tc.PerRequest)
-			}
+	r.table(&b, func(a *AppCount, t tfb.Type) string {
+		tc := a.Types[t]
+		switch {
+		case a.Status != "":
+			return strings.SplitN(a.Status, ":", 2)[0]
+		case tc == nil:
+			return ""
+		case tc.Failed != "":
+			return "failed"
+		case a.Name == Floor:
+			return fmt.Sprintf("%s (1)", thousands(tc.PerRequest))
+		case tc.RatioToFloor != nil:
+			return fmt.Sprintf("%s (%.3f)", thousands(tc.PerRequest), *tc.RatioToFloor)
 		}
-		fmt.Fprintf(&b, "| %s | %s |\n", a.Label, strings.Join(cells, " | "))
-	}
+		return thousands(tc.PerRequest)
+	})
 	b.WriteString("\nCounted requests and the collector's cycles in each window (one cycle more or less moves a figure by about ten million instructions ÷ the requests):\n\n")
-	fmt.Fprintf(&b, "| stack | %s |\n|---|%s\n", strings.Join(heads, " | "), strings.Repeat("---:|", len(heads)))
-	for _, a := range r.Apps {
-		cells := make([]string, len(r.Types))
-		for i, t := range r.Types {
-			if tc := a.Types[t]; tc != nil && tc.Failed == "" && tc.Requests > 0 {
-				cells[i] = fmt.Sprintf("%s, %d", thousands(float64(tc.Requests)), tc.GCCycles)
-			}
+	r.table(&b, func(a *AppCount, t tfb.Type) string {
+		if tc := a.Types[t]; tc != nil && tc.Failed == "" && tc.Requests > 0 {
+			return fmt.Sprintf("%s, %d", thousands(float64(tc.Requests)), tc.GCCycles)
 		}
-		fmt.Fprintf(&b, "| %s | %s |\n", a.Label, strings.Join(cells, " | "))
-	}
+		return ""
+	})
 	var failures []string
 	for _, a := range r.Apps {
 		if a.Status != "" {
@@ -469,6 +458,23 @@ func (r *InstructionsReport) markdown() string {
 		b.WriteString("\n## Failures\n\n" + strings.Join(failures, "\n") + "\n")
 	}
 	return b.String()
+}
+
+// table writes a table of the run's apps by its types, each cell from
+// cell.
+func (r *InstructionsReport) table(b *strings.Builder, cell func(*AppCount, tfb.Type) string) {
+	heads := make([]string, len(r.Types))
+	for i, t := range r.Types {
+		heads[i] = string(t)
+	}
+	fmt.Fprintf(b, "| stack | %s |\n|---|%s\n", strings.Join(heads, " | "), strings.Repeat("---:|", len(heads)))
+	for _, a := range r.Apps {
+		cells := make([]string, len(r.Types))
+		for i, t := range r.Types {
+			cells[i] = cell(a, t)
+		}
+		fmt.Fprintf(b, "| %s | %s |\n", a.Label, strings.Join(cells, " | "))
+	}
 }
 
 // thousands formats n rounded, with commas.
