@@ -158,6 +158,16 @@ func TestTFBCommand(t *testing.T) {
 	if code := run([]string{"tfb", "-rederive", t.TempDir()}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "results.json") {
 		t.Errorf("-rederive of a directory without results.json: exit %d: %s", code, errOut.String())
 	}
+	// With -instructions, -rederive reads an instructions run: a requests/s
+	// run's results.json is refused by its schema.
+	reqs := t.TempDir()
+	if err := os.WriteFile(filepath.Join(reqs, "results.json"), []byte(`{"schema":"`+techempower.Schema+`"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errOut.Reset()
+	if code := run([]string{"tfb", "-instructions", "-rederive", reqs}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), techempower.InstructionsSchema) {
+		t.Errorf("-instructions -rederive of a requests/s run: exit %d: %s", code, errOut.String())
+	}
 
 	var count techempower.CountConfig
 	tfbCountParsed = func(c techempower.CountConfig) { count = c }

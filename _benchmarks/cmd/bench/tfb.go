@@ -53,7 +53,7 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&count.Requests, "n", 0, "-instructions: counted requests of every type (default: per type, 40000 plaintext and json, 25000 db, 5000 the others)")
 	fs.IntVar(&count.WarmupRequests, "warmup-requests", 0, "-instructions: warm-up requests per type (default 500)")
 	fs.IntVar(&count.Connections, "c", 0, "-instructions: connections (default 8)")
-	fs.StringVar(&rederive, "rederive", "", "derive the figures of the run in this directory (relative to _benchmarks) again from its results.json and rewrite its report (nothing is measured)")
+	fs.StringVar(&rederive, "rederive", "", "derive the figures of the run in this directory (relative to _benchmarks) again from its results.json (with -instructions: and its window dumps) and rewrite its report (nothing is measured)")
 	fs.StringVar(&out, "out", "", "report directory (default: results/<UTC timestamp>-tfb, with -quick ...-tfb-quick)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: go run ./cmd/bench tfb [flags] [%s]\n", strings.Join(typeNames(), "] ["))
@@ -98,7 +98,11 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			tfbRederiveParsed(rederive)
 			return 0
 		}
-		if _, err := techempower.Rederive(rederive); err != nil {
+		rederiveRun := func(dir string) error { _, err := techempower.Rederive(dir); return err }
+		if instructions {
+			rederiveRun = func(dir string) error { _, err := techempower.RederiveInstructions(dir); return err }
+		}
+		if err := rederiveRun(rederive); err != nil {
 			fmt.Fprintln(stderr, "bench:", err)
 			return 1
 		}

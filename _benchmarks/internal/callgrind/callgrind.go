@@ -1,10 +1,9 @@
-// Package callgrind reads the totals and call counts of callgrind output
-// files (the "callgrind format" that `valgrind --tool=callgrind` writes)
-// and turns two dumps of one process into the instructions executed
-// between them.
+// Package callgrind reads the totals, the call counts and the functions'
+// own instructions of callgrind output files (the "callgrind format" that
+// `valgrind --tool=callgrind` writes) and turns two dumps of one process
+// into the instructions executed between them.
 //
-// Only the header, the totals and the call counts matter here, not the
-// per-function costs: a file names its events ("events: Ir ..."), gives
+// The figures come from the header and the totals: a file names its events ("events: Ir ..."), gives
 // callgrind's running total in a "summary:" line near the top, and ends
 // each part with a "totals:" line, the sum of the costs in the file. The
 // two agree to a few instructions (those of the functions active at the
@@ -23,6 +22,14 @@
 // table. Summing a callee's "calls=" counts over every caller gives how
 // often it ran in the dump, which is how the runner counts the collector's
 // cycles in a window (one runtime.gcMarkTermination a cycle).
+//
+// A function's own instructions (File.Self) are the cost lines that follow
+// its "fn=" line: each starts with the position columns the "positions:"
+// line names (one, "line", unless it says more), then the events' costs.
+// The cost line right after a "calls=" line is the inclusive cost of that
+// call, already counted in the callee's own lines, so it is skipped. The
+// functions' own instructions add up to the part's totals, which is how
+// the runner splits a window between the Go runtime and the rest.
 package callgrind
 
 import (
@@ -31,6 +38,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -81,12 +89,29 @@ type File struct {
 	// calls are the "calls=" counts summed by callee name, over every
 	// caller and part.
 	calls map[string]int64
+	// self are the functions' own instructions (Ir), by name, summed over
+	// the parts.
+	self map[string]int64
 }
 
 // Calls returns how many times the function fn was called in the dump,
 // summed over its callers (a function that was never called, or that
 // callgrind did not see as a call, counts 0).
 func (f *File) Calls(fn string) int64 { return f.calls[fn] }
+
+// Self returns the instructions (Ir) executed in the functions for which
+// match reports true, each function's own instructions only (not those of
+// the functions it called), summed over the file's parts. With a match
+// that takes every function it is Instructions' total.
+func (f *File) Self(match func(fn string) bool) int64 {
+	var sum int64
+	for fn, n := range f.self {
+		if match(fn) {
+			sum += n
+		}
+	}
+	return sum
+}
 
 // Instructions returns the executed instructions (Ir) summed over the
 // file's parts.
@@ -134,9 +159,14 @@ func (f *File) Span() (first, last int64, ok bool) {
 // the callgrind format or whose parts have no totals, which is also what a
 // file still being written looks like.
 func Parse(r io.Reader) (*File, error) {
-	f := &File{calls: map[string]int64{}}
+	f := &File{calls: map[string]int64{}, self: map[string]int64{}}
 	names := map[string]string{} // compressed function names: "(12)" -> name
 	callee := ""                 // the function of the last cfn= line
+	fn := ""                     // the function of the last fn= line
+	// A cost line has the position columns, then the events' costs; ir
+	// is the column of Ir (-1: not collected). inclusive marks the cost
+	// line of a call, which follows its calls= line.
+	positions, ir, inclusive := 1, 0, false
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	var cur *Part
@@ -180,7 +210,7 @@ func Parse(r io.Reader) (*File, error) {
 		if k, v, ok := strings.Cut(text, "="); ok && !strings.ContainsAny(k, " :\t") {
 			switch k {
 			case "fn":
-				functionName(names, v)
+				fn = functionName(names, v)
 			case "cfn":
 				callee = functionName(names, v)
 			case "calls":
@@ -189,17 +219,32 @@ func Parse(r io.Reader) (*File, error) {
 					return nil, fmt.Errorf("callgrind: line %d: bad calls %q", line, v)
 				}
 				f.calls[callee] += n
+				inclusive = true
 			}
 			continue // a name assignment (fl=, ob=, ...) or the calls= above
 		}
+		if isCostLine(text) {
+			if inclusive {
+				inclusive = false
+				continue
+			}
+			n, err := ownCost(text, positions, ir)
+			if err != nil {
+				return nil, fmt.Errorf("callgrind: line %d: %w", line, err)
+			}
+			f.self[fn] += n
+			continue
+		}
 		key, value, ok := strings.Cut(text, ":")
 		if !ok || strings.ContainsAny(key, " =\t") {
-			continue // a cost line
+			continue
 		}
 		value = strings.TrimSpace(value)
 		switch key {
-		case "version", "creator", "positions":
+		case "version", "creator":
 			sawFormat = sawFormat || key == "version"
+		case "positions":
+			positions = len(strings.Fields(value))
 		case "cmd":
 			f.Command = value
 		case "pid":
@@ -228,6 +273,7 @@ func Parse(r io.Reader) (*File, error) {
 				begin(1)
 			}
 			cur.Events = strings.Fields(value)
+			ir = slices.Index(cur.Events, EventIr)
 		case "summary", "totals":
 			if cur == nil {
 				begin(1)
@@ -309,6 +355,41 @@ func parseDesc(p *Part, value string) {
 			p.FirstBB, p.LastBB, p.HasRange = first, last, true
 		}
 	}
+}
+
+// isCostLine reports whether text is a cost line: it starts with a
+// position, a number, "+" or "-" and a number (relative to the last one),
+// or "*" (the same).
+func isCostLine(text string) bool {
+	if text == "" {
+		return false
+	}
+	switch c := text[0]; {
+	case c >= '0' && c <= '9', c == '*':
+		return true
+	case c == '+' || c == '-':
+		return len(text) > 1 && text[1] >= '0' && text[1] <= '9'
+	}
+	return false
+}
+
+// ownCost returns the Ir of a cost line: the column ir after the given
+// number of position columns; a line that leaves it out (trailing zero
+// costs may be omitted) costs 0.
+func ownCost(text string, positions, ir int) (int64, error) {
+	if ir < 0 {
+		return 0, nil
+	}
+	fields := strings.Fields(text)
+	if positions+ir >= len(fields) {
+		return 0, nil
+	}
+	v := fields[positions+ir]
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("bad cost %q", v)
+	}
+	return n, nil
 }
 
 func parseCosts(s string) ([]int64, error) {

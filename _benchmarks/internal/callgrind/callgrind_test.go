@@ -237,3 +237,55 @@ func TestCalls(t *testing.T) {
 		t.Error("a calls= line without a count was accepted")
 	}
 }
+
+// TestSelfAddsUpToTotals checks on the real dumps that the functions' own
+// instructions add up to the file's totals: no cost line is missed or
+// counted twice (the inclusive lines after calls= are skipped).
+func TestSelfAddsUpToTotals(t *testing.T) {
+	for _, path := range []string{sampleDump1, sampleDump2, sampleFinal} {
+		f := mustParseFile(t, path)
+		want, err := f.Instructions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Self(func(string) bool { return true }); got != want {
+			t.Errorf("%s: own instructions add up to %d, totals %d", path, got, want)
+		}
+		if got := f.Self(func(string) bool { return false }); got != 0 {
+			t.Errorf("%s: Self of no function = %d", path, got)
+		}
+	}
+}
+
+// TestSelf checks the cost lines on hand-written dumps: the inclusive line
+// after calls= is not the caller's own cost, names are compressed, costs
+// add up over parts, the position columns of "positions: instr line"
+// (hexadecimal, relative, "*") are skipped, Ir is found among other
+// events, and a line that leaves Ir out costs nothing.
+func TestSelf(t *testing.T) {
+	s := "# callgrind format\nversion: 1\npid: 9\npositions: instr line\nevents: Dr Ir\npart: 1\ndesc: Timerange: Basic block 0 - 10\n" +
+		"fn=(1) runtime.mallocgc\n0x4000 12 3 10\n+4 * 1 5\n" +
+		"fn=(2) main.handler\n0x5000 7 2 100\ncfn=(1)\ncalls=2 0x4000 12\n+8 9 9 15\n-2 8 1 7\n+1 9 4\n" +
+		"totals: 19 122\n" +
+		"part: 2\ndesc: Timerange: Basic block 10 - 30\nfn=(1)\n0x4000 12 0 40\ntotals: 0 40\n"
+	f := parse(t, s)
+	for _, tt := range []struct {
+		name  string
+		match func(string) bool
+		want  int64
+	}{
+		{"runtime", func(fn string) bool { return strings.HasPrefix(fn, "runtime.") }, 10 + 5 + 40},
+		{"handler", func(fn string) bool { return fn == "main.handler" }, 100 + 7},
+		{"all", func(string) bool { return true }, 162},
+	} {
+		if got := f.Self(tt.match); got != tt.want {
+			t.Errorf("Self(%s) = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+	if n, _ := f.Instructions(); n != 162 {
+		t.Errorf("Instructions = %d, want the totals' 162", n)
+	}
+	if _, err := Parse(strings.NewReader(strings.Replace(s, "+4 * 1 5", "+4 * 1 x5", 1))); err == nil {
+		t.Error("a cost line with a bad Ir was accepted")
+	}
+}

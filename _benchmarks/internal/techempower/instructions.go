@@ -28,6 +28,15 @@
 // billion instructions (CountRequests): 40,000 plaintext or json requests,
 // 25,000 db, 5,000 of the others, some twenty cycles or more a window.
 //
+// The window's own instructions of each function (callgrind.File.Self)
+// split the figure in two: the Go runtime's (the allocator, the collector,
+// the scheduler, maps; goRuntime) and the rest (the app, the framework,
+// pgx, net/http, the standard library). The collector's share moves from
+// run to run with where its cycles fall and what they find, by 1-2% of a
+// database request; the rest repeats to within a few hundred
+// instructions, so the report gives it as a table of its own: the part in
+// which the frameworks' differences show through the collector's noise.
+//
 // Every request must answer 2xx, or the app's type is failed. The count
 // covers the app's process: its handlers, the framework, pgx and its pool,
 // html/template, the Go runtime and GC, net/http (or fasthttp).
@@ -44,6 +53,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,6 +89,21 @@ const (
 
 // gcCycleFunction is the runtime function called once a collector cycle.
 const gcCycleFunction = "runtime.gcMarkTermination"
+
+// runtimeAssembly are the Go runtime's assembly routines that callgrind
+// names without their package.
+var runtimeAssembly = map[string]bool{
+	"gcWriteBarrier": true, "gogo": true, "gosave_systemstack_switch": true, "aeshashbody": true,
+}
+
+// goRuntime reports whether fn, a function name in a callgrind dump, is
+// the Go runtime's: package runtime, the internal/runtime packages (maps,
+// atomics, system calls) and the runtime's assembly routines. A recursive
+// call's name carries callgrind's suffix ("runtime.mallocgc'2").
+func goRuntime(fn string) bool {
+	name, _, _ := strings.Cut(fn, "'")
+	return strings.HasPrefix(name, "runtime.") || strings.HasPrefix(name, "internal/runtime/") || runtimeAssembly[name]
+}
 
 // CountRequests returns the counted requests of type t by default: a
 // window of about two billion instructions, some twenty collector cycles
@@ -147,6 +172,9 @@ type TypeCount struct {
 	PerRequest float64 `json:"perRequest,omitempty"`
 	// GCCycles are the collector's cycles in the window.
 	GCCycles int64 `json:"gcCycles"`
+	// Runtime are the instructions of Total executed in the Go runtime's
+	// own functions (goRuntime); 0 in runs made before it was counted.
+	Runtime int64 `json:"runtimeInstructions,omitempty"`
 	// RatioToFloor is PerRequest ÷ the floor's (nil for the floor and
 	// when either is missing).
 	RatioToFloor *float64 `json:"ratioToFloor,omitempty"`
@@ -368,14 +396,29 @@ func (c *countSession) count(ctx context.Context, p *benchtest.Process, base str
 	}
 	tc.Requests, tc.Total, tc.PerRequest = n, total, per
 	tc.GCCycles = second.Calls(gcCycleFunction)
+	tc.Runtime = second.Self(goRuntime)
 	// Keep the window's dump for callgrind_annotate.
 	os.Rename(callgrind.DumpPath(base, p.Pid(), *dump), base+"-"+string(t)+".callgrind.out")
 	return nil
 }
 
-// finish sets the ratios to the floor.
+// finish records the end of the run and sets the ratios to the floor.
 func (r *InstructionsReport) finish() {
 	r.Finished = time.Now().UTC()
+	r.ratios()
+}
+
+// outsideRuntime returns the instructions per request outside the Go
+// runtime, and false when the window was not split.
+func (tc *TypeCount) outsideRuntime() (float64, bool) {
+	if tc == nil || tc.Failed != "" || tc.Runtime <= 0 || tc.Requests <= 0 {
+		return 0, false
+	}
+	return float64(tc.Total-tc.Runtime) / float64(tc.Requests), true
+}
+
+// ratios sets the ratios to the floor.
+func (r *InstructionsReport) ratios() {
 	var floor *AppCount
 	for _, a := range r.Apps {
 		if a.Name == Floor {
@@ -407,6 +450,48 @@ func (r *InstructionsReport) write(dir string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "RESULTS.md"), []byte(r.markdown()), 0o644)
+}
+
+// RederiveInstructions reads the results.json of the instructions run in
+// dir and, for each window whose dump is still there
+// (callgrind/<app>-<type>.callgrind.out, which the run keeps), counts its
+// collector cycles and splits it between the Go runtime and the rest as a
+// run of this version would; then it rewrites results.json and
+// RESULTS.md. Nothing is measured. A dump whose total is not the window's
+// is an error.
+func RederiveInstructions(dir string) (*InstructionsReport, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		return nil, err
+	}
+	var r InstructionsReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("techempower: %s: %w", dir, err)
+	}
+	if r.Schema != InstructionsSchema {
+		return nil, fmt.Errorf("techempower: %s: schema %q, not %q", dir, r.Schema, InstructionsSchema)
+	}
+	for _, a := range r.Apps {
+		for t, tc := range a.Types {
+			if tc.Failed != "" || tc.Total <= 0 {
+				continue
+			}
+			path := filepath.Join(dir, "callgrind", a.Name+"-"+string(t)+".callgrind.out")
+			f, err := callgrind.ParseFile(path)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if n, err := f.Instructions(); err != nil || n != tc.Total {
+				return nil, fmt.Errorf("techempower: %s: %d instructions (%v), not the window's %d", path, n, err, tc.Total)
+			}
+			tc.GCCycles, tc.Runtime = f.Calls(gcCycleFunction), f.Self(goRuntime)
+		}
+	}
+	r.ratios()
+	return &r, r.write(dir)
 }
 
 func (r *InstructionsReport) markdown() string {
@@ -443,6 +528,30 @@ func (r *InstructionsReport) markdown() string {
 		}
 		return ""
 	})
+	if r.split() {
+		b.WriteString("\nInstructions per request outside the Go runtime (the app, the framework, pgx, net/http and the rest of the standard library; the allocator, the collector, the scheduler and maps left out), and ÷ net/http's. The collector's part moves from run to run by 1-2% of a database request; this part repeats to within a few hundred instructions:\n\n")
+		var floor *AppCount
+		for _, a := range r.Apps {
+			if a.Name == Floor {
+				floor = a
+			}
+		}
+		r.table(&b, func(a *AppCount, t tfb.Type) string {
+			n, ok := a.Types[t].outsideRuntime()
+			if !ok {
+				return ""
+			}
+			if a == floor {
+				return thousands(n) + " (1)"
+			}
+			if floor != nil {
+				if f, ok := floor.Types[t].outsideRuntime(); ok {
+					return fmt.Sprintf("%s (%.3f)", thousands(n), n/f)
+				}
+			}
+			return thousands(n)
+		})
+	}
 	var failures []string
 	for _, a := range r.Apps {
 		if a.Status != "" {
@@ -458,6 +567,19 @@ func (r *InstructionsReport) markdown() string {
 		b.WriteString("\n## Failures\n\n" + strings.Join(failures, "\n") + "\n")
 	}
 	return b.String()
+}
+
+// split reports whether any window of the run was split between the Go
+// runtime and the rest.
+func (r *InstructionsReport) split() bool {
+	for _, a := range r.Apps {
+		for _, tc := range a.Types {
+			if _, ok := tc.outsideRuntime(); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // table writes a table of the run's apps by its types, each cell from
