@@ -460,16 +460,9 @@ func (r *InstructionsReport) write(dir string) error {
 // RESULTS.md. Nothing is measured. A dump whose total is not the window's
 // is an error.
 func RederiveInstructions(dir string) (*InstructionsReport, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
-	if err != nil {
-		return nil, err
-	}
 	var r InstructionsReport
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("techempower: %s: %w", dir, err)
-	}
-	if r.Schema != InstructionsSchema {
-		return nil, fmt.Errorf("techempower: %s: schema %q, not %q", dir, r.Schema, InstructionsSchema)
+	if err := readResults(dir, InstructionsSchema, &r, &r.Schema); err != nil {
+		return nil, err
 	}
 	for _, a := range r.Apps {
 		for t, tc := range a.Types {

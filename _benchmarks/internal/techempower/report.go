@@ -381,19 +381,28 @@ func pairSamples(per []float64, a, b *LevelResult) ([]float64, int) {
 // lets a run that was committed before a derivation was added (or
 // changed) show it, from the same samples.
 func Rederive(dir string) (*Report, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
-	if err != nil {
-		return nil, err
-	}
 	var r Report
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("techempower: %s: %w", dir, err)
-	}
-	if r.Schema != Schema {
-		return nil, fmt.Errorf("techempower: %s: schema %q, not %q", dir, r.Schema, Schema)
+	if err := readResults(dir, Schema, &r, &r.Schema); err != nil {
+		return nil, err
 	}
 	r.finish()
 	return &r, r.write(dir)
+}
+
+// readResults decodes the results.json of the run in dir into r, whose
+// schema field is schemaField; a file of another schema is an error.
+func readResults(dir, schema string, r any, schemaField *string) error {
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, r); err != nil {
+		return fmt.Errorf("techempower: %s: %w", dir, err)
+	}
+	if *schemaField != schema {
+		return fmt.Errorf("techempower: %s: schema %q, not %q", dir, *schemaField, schema)
+	}
+	return nil
 }
 
 func (r *Report) app(name string) *AppResult {
