@@ -3,17 +3,17 @@
 // `valgrind --tool=callgrind` writes) and turns two dumps of one process
 // into the instructions executed between them.
 //
-// The figures come from the header and the totals: a file names its events ("events: Ir ..."), gives
-// callgrind's running total in a "summary:" line near the top, and ends
-// each part with a "totals:" line, the sum of the costs in the file. The
-// two agree to a few instructions (those of the functions active at the
-// dump), so a file's cost is taken from "totals:" (or from "summary:" when
-// a writer left "totals:" out), never from both added together, which
-// would double it. A dump also records the span of the program it covers
-// in "desc: Timerange: Basic block <first> - <last>"; since callgrind
-// zeroes its counters on each dump, the dump that follows another covers
-// exactly the time between them, and Window checks from the spans that two
-// dumps are consecutive.
+// A window's figure comes from the header and the totals: a file names its
+// events ("events: Ir ..."), gives callgrind's running total in a
+// "summary:" line near the top, and ends each part with a "totals:" line,
+// the sum of the costs in the file. The two agree to a few instructions
+// (those of the functions active at the dump), so a file's cost is taken
+// from "totals:" (or from "summary:" when a writer left "totals:" out),
+// never from both added together, which would double it. A dump also
+// records the span of the program it covers in "desc: Timerange: Basic
+// block <first> - <last>"; since callgrind zeroes its counters on each
+// dump, the dump that follows another covers exactly the time between
+// them, and Window checks from the spans that two dumps are consecutive.
 //
 // The call counts (File.Calls) come from the "calls=" lines, each of which
 // follows the "cfn=" line that names the function called. Names are
