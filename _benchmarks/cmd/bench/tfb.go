@@ -98,11 +98,12 @@ func tfbRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			tfbRederiveParsed(rederive)
 			return 0
 		}
-		rederiveRun := func(dir string) error { _, err := techempower.Rederive(dir); return err }
 		if instructions {
-			rederiveRun = func(dir string) error { _, err := techempower.RederiveInstructions(dir); return err }
+			_, err = techempower.RederiveInstructions(rederive)
+		} else {
+			_, err = techempower.Rederive(rederive)
 		}
-		if err := rederiveRun(rederive); err != nil {
+		if err != nil {
 			fmt.Fprintln(stderr, "bench:", err)
 			return 1
 		}

@@ -90,19 +90,17 @@ const (
 // gcCycleFunction is the runtime function called once a collector cycle.
 const gcCycleFunction = "runtime.gcMarkTermination"
 
-// runtimeAssembly are the Go runtime's assembly routines that callgrind
-// names without their package.
-var runtimeAssembly = map[string]bool{
-	"gcWriteBarrier": true, "gogo": true, "gosave_systemstack_switch": true, "aeshashbody": true,
-}
-
 // goRuntime reports whether fn, a function name in a callgrind dump, is
 // the Go runtime's: package runtime, the internal/runtime packages (maps,
 // atomics, system calls) and the runtime's assembly routines. A recursive
 // call's name carries callgrind's suffix ("runtime.mallocgc'2").
 func goRuntime(fn string) bool {
 	name, _, _ := strings.Cut(fn, "'")
-	return strings.HasPrefix(name, "runtime.") || strings.HasPrefix(name, "internal/runtime/") || runtimeAssembly[name]
+	switch name {
+	case "gcWriteBarrier", "gogo", "gosave_systemstack_switch", "aeshashbody":
+		return true // assembly that callgrind names without its package
+	}
+	return strings.HasPrefix(name, "runtime.") || strings.HasPrefix(name, "internal/runtime/")
 }
 
 // CountRequests returns the counted requests of type t by default: a
@@ -137,13 +135,9 @@ func (cfg *CountConfig) requests(t tfb.Type) int {
 
 // InstructionsReport is an instructions run's results.json.
 type InstructionsReport struct {
-	Schema   string    `json:"schema"`
-	Started  time.Time `json:"started"`
-	Finished time.Time `json:"finished"`
-	Command  string    `json:"command"`
-	Machine  Machine   `json:"machine"`
-	Valgrind string    `json:"valgrind"`
-	Postgres string    `json:"postgres"`
+	runHead
+	Valgrind string `json:"valgrind"`
+	Postgres string `json:"postgres"`
 	// Requests is -n, the counted requests of every type; 0: each type's
 	// CountRequests (TypeCount.Requests has what was counted).
 	Requests       int         `json:"requests"`
@@ -221,7 +215,7 @@ func CountInstructions(ctx context.Context, cfg CountConfig) (*InstructionsRepor
 		}
 	}
 	r := &InstructionsReport{
-		Schema: InstructionsSchema, Started: time.Now().UTC(), Command: cfg.Command, Machine: machine(),
+		runHead:  newRunHead(InstructionsSchema, cfg.Command),
 		Valgrind: strings.TrimPrefix(stack.ToolVersion(ctx, valgrind, "--version"), "valgrind-"),
 		Requests: cfg.Requests, WarmupRequests: cfg.WarmupRequests, Connections: cfg.Connections,
 		Queries: CountQueries, Pool: cfg.Pool, Types: cfg.Types,
@@ -417,14 +411,19 @@ func (tc *TypeCount) outsideRuntime() (float64, bool) {
 	return float64(tc.Total-tc.Runtime) / float64(tc.Requests), true
 }
 
-// ratios sets the ratios to the floor.
-func (r *InstructionsReport) ratios() {
-	var floor *AppCount
+// floor returns the floor's counts, nil when the run has none.
+func (r *InstructionsReport) floor() *AppCount {
 	for _, a := range r.Apps {
 		if a.Name == Floor {
-			floor = a
+			return a
 		}
 	}
+	return nil
+}
+
+// ratios sets the ratios to the floor.
+func (r *InstructionsReport) ratios() {
+	floor := r.floor()
 	if floor == nil {
 		return
 	}
@@ -461,7 +460,7 @@ func (r *InstructionsReport) write(dir string) error {
 // is an error.
 func RederiveInstructions(dir string) (*InstructionsReport, error) {
 	var r InstructionsReport
-	if err := readResults(dir, InstructionsSchema, &r, &r.Schema); err != nil {
+	if err := readResults(dir, InstructionsSchema, &r); err != nil {
 		return nil, err
 	}
 	for _, a := range r.Apps {
@@ -523,12 +522,7 @@ func (r *InstructionsReport) markdown() string {
 	})
 	if r.split() {
 		b.WriteString("\nInstructions per request outside the Go runtime (the app, the framework, pgx, net/http and the rest of the standard library; the allocator, the collector, the scheduler and maps left out), and ÷ net/http's. The collector's part moves from run to run by 1-2% of a database request; this part repeats to within a few hundred instructions:\n\n")
-		var floor *AppCount
-		for _, a := range r.Apps {
-			if a.Name == Floor {
-				floor = a
-			}
-		}
+		floor := r.floor()
 		r.table(&b, func(a *AppCount, t tfb.Type) string {
 			n, ok := a.Types[t].outsideRuntime()
 			if !ok {

@@ -176,7 +176,7 @@ func TestRederiveInstructions(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "callgrind"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r := &InstructionsReport{Schema: InstructionsSchema, Types: []tfb.Type{tfb.Queries, tfb.Updates}, Apps: []*AppCount{
+	r := &InstructionsReport{runHead: runHead{Schema: InstructionsSchema}, Types: []tfb.Type{tfb.Queries, tfb.Updates}, Apps: []*AppCount{
 		{Name: "tfb-vireo", Label: "Vireo", Types: map[tfb.Type]*TypeCount{
 			tfb.Queries: {Requests: 10, Total: 3000, PerRequest: 300},
 			tfb.Updates: {Requests: 10, Total: 4000, PerRequest: 400, GCCycles: 2},

@@ -37,17 +37,31 @@ import (
 // Schema names the format of results.json.
 const Schema = "vireo-bench-tfb/1"
 
-// Report is a run's results.json.
-type Report struct {
+// runHead opens the results.json of every run, of requests/s or of
+// instructions: its format, when and by which command it ran, and where.
+type runHead struct {
 	Schema   string    `json:"schema"`
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
 	Command  string    `json:"command"`
 	Machine  Machine   `json:"machine"`
-	Pinning  Pinning   `json:"pinning"`
-	Wrk      string    `json:"wrk"`
-	Postgres string    `json:"postgres"`
-	Rounds   int       `json:"rounds"`
+}
+
+// newRunHead is the head of a run of schema that command starts now.
+func newRunHead(schema, command string) runHead {
+	return runHead{Schema: schema, Started: time.Now().UTC(), Command: command, Machine: machine()}
+}
+
+// head returns h; the reports embedding it have it too.
+func (h *runHead) head() *runHead { return h }
+
+// Report is a run's results.json.
+type Report struct {
+	runHead
+	Pinning  Pinning `json:"pinning"`
+	Wrk      string  `json:"wrk"`
+	Postgres string  `json:"postgres"`
+	Rounds   int     `json:"rounds"`
 	// Interleave is how a round took turns: InterleaveLevel, or "" for
 	// the runs before it, in which each app ran all its types in one go.
 	Interleave string `json:"interleave,omitempty"`
@@ -212,8 +226,7 @@ func medianInt(xs []int64) int64 {
 
 func newReport(cfg *Config, pin proc.Pinning, wrkVersion string) *Report {
 	r := &Report{
-		Schema: Schema, Started: time.Now().UTC(), Command: cfg.Command,
-		Machine: machine(), Wrk: wrkVersion, Rounds: cfg.Rounds, Interleave: InterleaveLevel,
+		runHead: newRunHead(Schema, cfg.Command), Wrk: wrkVersion, Rounds: cfg.Rounds, Interleave: InterleaveLevel,
 		Duration: cfg.Duration.String(), Primer: cfg.Primer.String(),
 		Pool: cfg.Pool, Workers: cfg.Workers, VerifyConcurrency: cfg.VerifyConcurrency, Types: cfg.Types,
 		Pinning: Pinning{Server: cfg.ServerCPUs, Load: cfg.LoadCPUs, Database: cfg.ServerCPUs},
@@ -382,16 +395,16 @@ func pairSamples(per []float64, a, b *LevelResult) ([]float64, int) {
 // changed) show it, from the same samples.
 func Rederive(dir string) (*Report, error) {
 	var r Report
-	if err := readResults(dir, Schema, &r, &r.Schema); err != nil {
+	if err := readResults(dir, Schema, &r); err != nil {
 		return nil, err
 	}
 	r.finish()
 	return &r, r.write(dir)
 }
 
-// readResults decodes the results.json of the run in dir into r, whose
-// schema field is schemaField; a file of another schema is an error.
-func readResults(dir, schema string, r any, schemaField *string) error {
+// readResults decodes the results.json of the run in dir into r; a file
+// of another schema is an error.
+func readResults(dir, schema string, r interface{ head() *runHead }) error {
 	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
 	if err != nil {
 		return err
@@ -399,8 +412,8 @@ func readResults(dir, schema string, r any, schemaField *string) error {
 	if err := json.Unmarshal(b, r); err != nil {
 		return fmt.Errorf("techempower: %s: %w", dir, err)
 	}
-	if *schemaField != schema {
-		return fmt.Errorf("techempower: %s: schema %q, not %q", dir, *schemaField, schema)
+	if got := r.head().Schema; got != schema {
+		return fmt.Errorf("techempower: %s: schema %q, not %q", dir, got, schema)
 	}
 	return nil
 }

@@ -239,7 +239,7 @@ func containsType(t tfb.Type) bool {
 // back; a results.json of another schema is refused.
 func TestRederive(t *testing.T) {
 	dir := t.TempDir()
-	r := &Report{Schema: Schema, Types: []tfb.Type{tfb.JSON}, Rounds: 2, Finished: time.Date(2026, 12, 3, 23, 0, 0, 0, time.UTC)}
+	r := &Report{runHead: runHead{Schema: Schema, Finished: time.Date(2026, 12, 3, 23, 0, 0, 0, time.UTC)}, Types: []tfb.Type{tfb.JSON}, Rounds: 2}
 	floor, v := r.addApp(App{Name: Floor, Label: "net/http (floor)"}), r.addApp(App{Name: "tfb-vireo", Label: "Vireo"})
 	for i, x := range []float64{100, 120} {
 		for _, a := range []*AppResult{floor, v} {
